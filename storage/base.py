@@ -1,0 +1,279 @@
+"""The storage interface the cogs use, free of SQLite particulars.
+
+A backend (today `storage.sqlite.SqliteStore`; a PostgreSQL one could stand beside it) implements
+every method. Every method that reads or writes campaign data takes the guild id, and where it
+matters the campaign id, and touches nothing outside them: an id from another guild finds
+nothing. Methods that change data take the acting user's id and enforce the rules: players change
+only their own characters, GMs change any in their campaign (and all NPCs).
+
+Errors are `storage.errors.StorageError` subclasses whose messages are fit to show the user.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from storage.models import Campaign, Character, CraftProject, RollRecord, Weapon
+
+
+class Store(ABC):
+    # ---- life cycle -------------------------------------------------------------------------
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending writes and close the database."""
+
+    @abstractmethod
+    async def backup(self, destination: str | Path) -> None:
+        """Copy the live database to `destination` consistently (online backup)."""
+
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None:
+        """Bot-wide key/value settings (e.g. the hash of the last synced command payload)."""
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    # ---- campaigns ----------------------------------------------------------------------------
+    @abstractmethod
+    async def campaign_for_channel(self, guild_id: int, channel_id: int, user_id: int) -> Campaign:
+        """The campaign bound to the channel, else the guild's default campaign.
+
+        The default campaign is created on first use ("Default", with `user_id` as its first GM),
+        so a new server needs no set-up.
+        """
+
+    @abstractmethod
+    async def create_campaign(self, guild_id: int, name: str, creator_id: int) -> Campaign:
+        """A new campaign; the creator is its first GM. NameTaken if the guild has the name."""
+
+    @abstractmethod
+    async def get_campaign(self, guild_id: int, name: str) -> Campaign:
+        """By name, case-insensitive. NotFound."""
+
+    @abstractmethod
+    async def list_campaigns(self, guild_id: int) -> list[Campaign]: ...
+
+    @abstractmethod
+    async def bind_channel(
+        self, guild_id: int, channel_id: int, campaign_id: int, actor_id: int
+    ) -> Campaign:
+        """Bind the channel to the campaign (replacing any earlier binding).
+
+        Only a GM of the target campaign may do it. A channel belongs to at most one campaign.
+        """
+
+    @abstractmethod
+    async def update_campaign(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        *,
+        npc_take10: bool | None = None,
+        gm_channel_id: int | None = None,
+        clear_gm_channel: bool = False,
+    ) -> Campaign:
+        """Change settings; GMs only. None leaves a setting as it is."""
+
+    @abstractmethod
+    async def add_gm(self, guild_id: int, campaign_id: int, actor_id: int, user_id: int) -> Campaign:
+        """GMs only."""
+
+    @abstractmethod
+    async def remove_gm(
+        self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
+    ) -> Campaign:
+        """GMs only; the last GM cannot be removed (InvalidValue)."""
+
+    # ---- characters ---------------------------------------------------------------------------
+    @abstractmethod
+    async def create_character(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        name: str,
+        *,
+        is_npc: bool = False,
+        owner_id: int | None = None,
+        attributes: dict[str, int] | None = None,
+        skills: dict[str, int] | None = None,
+        shield: bool = False,
+        notes: str = "",
+    ) -> Character:
+        """Owner defaults to the actor. NPCs: GMs only (their owner is the creating GM).
+
+        A player's first character in a campaign becomes their active one. NameTaken, InvalidValue.
+        """
+
+    @abstractmethod
+    async def get_character(self, guild_id: int, campaign_id: int, name: str) -> Character:
+        """By exact name, case-insensitive. NotFound."""
+
+    @abstractmethod
+    async def find_characters(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        prefix: str = "",
+        *,
+        owner_id: int | None = None,
+        is_npc: bool | None = None,
+        limit: int = 25,
+    ) -> list[Character]:
+        """For autocomplete and lists: names containing `prefix` (case-insensitive), by name."""
+
+    @abstractmethod
+    async def set_stat(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        kind: str,
+        stat: str,
+        value: int,
+    ) -> Character:
+        """Set one attribute (kind "attribute") or skill (kind "skill"), atomically.
+
+        Matching an existing stat name is case-insensitive and keeps its spelling. Concurrent
+        writers lose no update. PermissionDenied, NotFound, InvalidValue.
+        """
+
+    @abstractmethod
+    async def remove_stat(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str, kind: str, stat: str
+    ) -> Character:
+        """Remove an attribute/skill ("attribute"/"skill") or a weapon ("weapon") by name."""
+
+    @abstractmethod
+    async def set_weapon(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str, weapon: Weapon
+    ) -> Character:
+        """Add or replace (by name, case-insensitive) a weapon."""
+
+    @abstractmethod
+    async def update_character(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        *,
+        shield: bool | None = None,
+        notes: str | None = None,
+        new_name: str | None = None,
+        owner_id: int | None = None,
+    ) -> Character:
+        """Change the shield flag, notes, name, or (GMs only) owner. None leaves it as it is."""
+
+    @abstractmethod
+    async def delete_character(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str
+    ) -> None: ...
+
+    @abstractmethod
+    async def set_active_character(
+        self, guild_id: int, campaign_id: int, user_id: int, character: str
+    ) -> Character:
+        """Players may activate only their own; GMs any in the campaign (NPCs included)."""
+
+    @abstractmethod
+    async def get_active_character(
+        self, guild_id: int, campaign_id: int, user_id: int
+    ) -> Character | None: ...
+
+    # ---- crafting -----------------------------------------------------------------------------
+    @abstractmethod
+    async def start_project(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        owner_id: int,
+        item: str,
+        quality: int = 0,
+        character_id: int | None = None,
+    ) -> CraftProject:
+        """NameTaken if the owner already has an unfinished project with this item name."""
+
+    @abstractmethod
+    async def get_project(
+        self, guild_id: int, campaign_id: int, owner_id: int, item: str
+    ) -> CraftProject:
+        """The owner's unfinished project by item name, case-insensitive. NotFound."""
+
+    @abstractmethod
+    async def list_projects(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        owner_id: int | None = None,
+        *,
+        include_finished: bool = False,
+    ) -> list[CraftProject]: ...
+
+    @abstractmethod
+    async def apply_craft_roll(
+        self, project: CraftProject, expected_quality: int, new_quality: int, record: RollRecord
+    ) -> CraftProject:
+        """Set the project's quality and log the roll in one transaction.
+
+        Compare-and-set: if the stored quality is no longer `expected_quality` (another roll
+        landed first) raise StorageError so the roll can be redone on the new quality.
+        """
+
+    @abstractmethod
+    async def finish_project(
+        self, guild_id: int, campaign_id: int, actor_id: int, item: str
+    ) -> CraftProject:
+        """The owner (or a GM) marks it finished; it keeps its final quality."""
+
+    # ---- roll log -----------------------------------------------------------------------------
+    @abstractmethod
+    async def log_roll(self, record: RollRecord) -> int:
+        """Commit the roll; return its id. Same interaction_id twice: one row, same id."""
+
+    @abstractmethod
+    async def recent_rolls(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+        include_hidden: bool = False,
+    ) -> list[RollRecord]:
+        """Newest first."""
+
+    # ---- import / export / user data ----------------------------------------------------------
+    @abstractmethod
+    async def export_character(
+        self, guild_id: int, campaign_id: int, name: str
+    ) -> dict[str, Any]:
+        """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
+
+    @abstractmethod
+    async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    async def import_data(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+    ) -> list[Character]:
+        """Import a character or campaign export into this campaign.
+
+        Validates everything first and raises ImportRejected listing every problem; a rejected
+        import writes nothing. Imported player characters are owned by the actor; NPCs need a GM.
+        Existing names: NameTaken unless `replace` (owner/GM rules still apply).
+        """
+
+    @abstractmethod
+    async def delete_user_data(self, user_id: int) -> None:
+        """Forget a Discord user: their characters, projects, active choices, logged rolls."""

@@ -1,0 +1,5 @@
+import sys
+
+from wire.cli import main
+
+sys.exit(main())

@@ -1,0 +1,129 @@
+"""`python -m wire`: the rules from a terminal, for a GM preparing a session and for scripts.
+
+Bad input ends with exit status 2 and one line on stderr (argparse's usage block is left out:
+`--help` shows it), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from wire import jsonout, text
+from wire.check import Roll, resolve_check, stat_line
+from wire.combat import resolve_attack, resolve_defence
+from wire.crafting import resolve_craft
+from wire.dice import obtain_die
+from wire.errors import RulesError
+from wire.limits import ATTRIBUTE, BASE, DIE, MODIFIER, QUALITY, SKILL, TARGET, Limit
+
+EXAMPLES = """\
+examples:
+  python -m wire check --attr 3 --skill 5 --vs 13
+  python -m wire attack --str 3 --skill 5 --base 5 --vs 13 --roll 15
+      Jaime's long sword against the goblin's 13: 23 vs 13, 5 DoS, 10 damage
+  python -m wire defend --str 1 --skill 2 --base 5 --vs 17 --take10 --json
+  python -m wire craft --attr 2 --skill 4 --vs 15 --quality 3
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _ranged(limit: Limit) -> Callable[[str], int]:
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+        try:
+            return limit.check(number)
+        except RulesError as exc:
+            raise argparse.ArgumentTypeError(str(exc).rstrip(".")) from None
+
+    parse.__name__ = limit.name
+    return parse
+
+
+def _add_die(parser: argparse.ArgumentParser) -> None:
+    die = parser.add_mutually_exclusive_group()
+    die.add_argument("--roll", type=_ranged(DIE), metavar="N", help="a die rolled at the table")
+    die.add_argument("--take10", action="store_true", help="take 10 instead of rolling")
+    parser.add_argument("--mod", type=_ranged(MODIFIER), default=0, metavar="M")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m wire",
+        description="WIRE rules: checks, degrees of success and failure, combat damage, "
+        "crafting, with the exact odds before the roll.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ranges = f"ranges: attribute {ATTRIBUTE.low}..{ATTRIBUTE.high}, skill {SKILL.low}..{SKILL.high}"
+    attr, skill = _ranged(ATTRIBUTE), _ranged(SKILL)
+
+    check = sub.add_parser("check", help="a standard check against a target number", epilog=ranges)
+    check.add_argument("--attr", type=attr, required=True)
+    check.add_argument("--skill", type=skill, required=True)
+    check.add_argument("--vs", type=_ranged(TARGET), required=True, help="the target number")
+
+    attack = sub.add_parser("attack", help="an attack against the defender's total", epilog=ranges)
+    attack.add_argument("--str", dest="attr", type=attr, required=True, help="the attribute")
+    attack.add_argument("--skill", type=skill, required=True)
+    attack.add_argument("--base", type=_ranged(BASE), required=True, help="weapon base damage")
+    attack.add_argument("--vs", type=_ranged(TARGET), required=True, help="the defender's total")
+
+    defend = sub.add_parser("defend", help="a defence against the attacker's total", epilog=ranges)
+    defend.add_argument("--str", dest="attr", type=attr, required=True, help="the attribute")
+    defend.add_argument("--skill", type=skill, required=True)
+    defend.add_argument("--base", type=_ranged(BASE), required=True, help="incoming base damage")
+    defend.add_argument("--vs", type=_ranged(TARGET), required=True, help="the attacker's total")
+
+    craft = sub.add_parser("craft", help="one crafting roll on an item's quality", epilog=ranges)
+    craft.add_argument("--attr", type=attr, required=True)
+    craft.add_argument("--skill", type=skill, required=True)
+    craft.add_argument("--vs", type=_ranged(TARGET), required=True, help="the target number")
+    craft.add_argument("--quality", type=_ranged(QUALITY), required=True)
+
+    for command in (check, attack, defend, craft):
+        _add_die(command)
+    return parser
+
+
+def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
+    """Resolve what the arguments ask for: (text lines, JSON object)."""
+    die = obtain_die(roll=args.roll, take10=args.take10)
+    mods = stat_line(args.attr, args.skill, args.mod)
+    if args.command == "check":
+        result = resolve_check(mods, args.vs, die)
+        return text.check_lines(result), jsonout.check_json(result)
+    if args.command == "attack":
+        result = resolve_attack(mods, args.base, die, vs=args.vs)
+        return text.combat_lines(result), jsonout.combat_json(result)
+    if args.command == "defend":
+        result = resolve_defence(mods, args.base, die, vs=args.vs)
+        return text.combat_lines(result), jsonout.combat_json(result)
+    result = resolve_craft(mods, args.vs, die, args.quality)
+    return text.craft_lines(result), jsonout.craft_json(result)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        lines, obj = run(args)
+    except RulesError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    print(json.dumps(obj) if args.json else "\n".join(lines))
+    return 0
+
+
+__all__ = ["Roll", "build_parser", "main", "run"]

@@ -1,0 +1,129 @@
+"""Combat: an opposed check whose degrees move the weapon's base damage.
+
+The attacker's DoS add one damage each; the defender's DoS each take one away, never below 0.
+The two figures are the same exchange seen from either side, so `/attack` and `/defend` with the
+same numbers always agree on the damage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from wire import limits
+from wire.check import Modifier, Roll
+from wire.degrees import Degrees, degrees_of
+from wire.dice import Die, DieSource
+from wire.errors import RulesError
+from wire.odds import DamageRole, Odds, Outcome, compute_odds, damage_for
+
+
+class Defence(StrEnum):
+    PARRY = "parry"
+    BLOCK = "block"
+    """Needs a shield."""
+    DODGE = "dodge"
+
+
+def require_shield(defence: Defence, has_shield: bool) -> None:
+    """Block needs a shield (a goblin without one can only parry or dodge)."""
+    if defence is Defence.BLOCK and not has_shield:
+        raise RulesError("Block needs a shield: parry or dodge instead.")
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    base: int
+    degrees: int
+    """Capped degrees of whoever won the exchange."""
+    attacker_won: bool
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CombatResult:
+    role: DamageRole
+    """Whose roll this is: the attacker's (/attack) or the defender's (/defend)."""
+    roll: Roll
+    opponent_total: int
+    """The other side's total: the target number of this roll."""
+    opponent: Roll | None
+    """The other side's roll, when the bot made it too (sheet attacks); None for a bare total."""
+    defence: Defence | None
+    degrees: Degrees
+    """The roller's degrees against the opponent's total."""
+    damage: Damage
+    odds: Odds
+
+    @property
+    def success(self) -> bool:
+        """The roller won the exchange (hit, or defended)."""
+        return self.degrees.success
+
+    @property
+    def attacker_won(self) -> bool:
+        return self.damage.attacker_won
+
+    @property
+    def total(self) -> int:
+        return self.roll.total
+
+
+def _resolve(
+    role: DamageRole,
+    modifiers: Sequence[Modifier],
+    base: int,
+    die: Die,
+    vs: int | None,
+    opponent: Roll | None,
+    defence: Defence | None,
+) -> CombatResult:
+    limits.BASE.check(base)
+    if (vs is None) == (opponent is None):
+        raise RulesError("Give the opponent's total or their roll, exactly one of them.")
+    roll = Roll(die, tuple(modifiers))
+    target = opponent.total if opponent is not None else limits.TARGET.check(vs)
+    wins_ties = role is DamageRole.ATTACKER
+    degrees = degrees_of(roll.total, target, wins_ties=wins_ties)
+    opponent_rolls = opponent is not None and opponent.die.source is not DieSource.TAKE10
+    offset = roll.bonus - (opponent.bonus if opponent_rolls else target)
+    odds = compute_odds(
+        offset, both_roll=opponent_rolls, wins_ties=wins_ties, base=base, role=role
+    )
+    outcome = Outcome(degrees.success, degrees.capped)
+    attacker_won = degrees.success == (role is DamageRole.ATTACKER)
+    damage = Damage(base, degrees.capped, attacker_won, damage_for(base, role, outcome))
+    return CombatResult(role, roll, target, opponent, defence, degrees, damage, odds)
+
+
+def resolve_attack(
+    modifiers: Sequence[Modifier],
+    base: int,
+    die: Die,
+    *,
+    vs: int | None = None,
+    defender: Roll | None = None,
+    defence: Defence | None = None,
+) -> CombatResult:
+    """The attacker's roll against the defender's total `vs` (or the defender's own roll).
+
+    Meeting the defender's total hits with 0 DoS: the base damage.
+    """
+    return _resolve(DamageRole.ATTACKER, modifiers, base, die, vs, defender, defence)
+
+
+def resolve_defence(
+    modifiers: Sequence[Modifier],
+    base: int,
+    die: Die,
+    *,
+    vs: int | None = None,
+    attacker: Roll | None = None,
+    defence: Defence | None = None,
+) -> CombatResult:
+    """The defender's roll against the attacker's total `vs`; `base`: the incoming weapon's.
+
+    A tie goes to the attacker (0 DoS, the base damage), as it does in `resolve_attack`.
+    """
+    return _resolve(DamageRole.DEFENDER, modifiers, base, die, vs, attacker, defence)
