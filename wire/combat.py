@@ -88,9 +88,7 @@ def _resolve(
     degrees = degrees_of(roll.total, target, wins_ties=wins_ties)
     opponent_rolls = opponent is not None and opponent.die.source is not DieSource.TAKE10
     offset = roll.bonus - (opponent.bonus if opponent_rolls else target)
-    odds = compute_odds(
-        offset, both_roll=opponent_rolls, wins_ties=wins_ties, base=base, role=role
-    )
+    odds = compute_odds(offset, both_roll=opponent_rolls, wins_ties=wins_ties, base=base, role=role)
     outcome = Outcome(degrees.success, degrees.capped)
     attacker_won = degrees.success == (role is DamageRole.ATTACKER)
     damage = Damage(base, degrees.capped, attacker_won, damage_for(base, role, outcome))

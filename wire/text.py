@@ -18,7 +18,7 @@ from wire.odds import DamageRole
 
 
 def die_text(die: Die) -> str:
-    """"15", "15 (rolled at the table)" or "take 10"."""
+    """The die as a reply shows it: "15", "15 (rolled at the table)" or "take 10"."""
     if die.source is DieSource.TAKE10:
         return "take 10"
     if die.source is DieSource.TABLE:
@@ -31,14 +31,14 @@ def signed(value: int) -> str:
 
 
 def roll_text(roll: Roll) -> str:
-    """"15 + Strength 3 + Skill 5 = 23": the die, each modifier by name, the total."""
+    """The die, each modifier by name, the total: "d20 15 + 3 Strength + 5 Skill = 23"."""
     parts = [f"d20 {roll.die.face}" if roll.die.source is not DieSource.TAKE10 else "take 10"]
     parts += [f"{signed(m.value)} {m.label}" for m in roll.modifiers]
     return " ".join(parts) + f" = {roll.total}"
 
 
 def degrees_text(degrees: Degrees) -> str:
-    """"5 DoS", "3 DoF", "5 DoS (capped from 7)"."""
+    """Degrees as a reply shows them: "5 DoS", "3 DoF", "5 DoS (capped from 7)"."""
     text = f"{degrees.capped} {degrees.abbreviation}"
     if degrees.was_capped:
         text += f" (capped from {degrees.raw})"
@@ -46,7 +46,10 @@ def degrees_text(degrees: Degrees) -> str:
 
 
 def percent(chance: Fraction) -> str:
-    """A probability as a percentage: whole where exact, else one decimal; never a false 0 or 100."""
+    """A probability as a percentage: whole where exact, else one decimal (half to even).
+
+    Never a false 0% or 100%: a chance that rounds to either is shown as 0.1% or 99.9%.
+    """
     value = chance * 100
     if value.denominator == 1:
         return f"{value.numerator}%"
@@ -59,10 +62,13 @@ def percent(chance: Fraction) -> str:
 
 
 def damage_text(result: CombatResult) -> str:
-    """"5 base + 5 DoS = 10 damage" or "5 base - 3 DoS = 2 damage"."""
+    """The damage sum: "5 base + 5 DoS = 10 damage" or "5 base - 3 DoS = 2 damage"."""
     damage = result.damage
     sign = "+" if damage.attacker_won else "-"
-    return f"{damage.base} base {sign} {damage.degrees} DoS = {damage.amount} damage"
+    text = f"{damage.base} base {sign} {damage.degrees} DoS = {damage.amount} damage"
+    if not damage.attacker_won and damage.degrees > damage.base:
+        text += " (never below 0)"
+    return text
 
 
 def check_lines(result: CheckResult) -> list[str]:
@@ -98,7 +104,9 @@ def _winner_degrees(result: CombatResult) -> Degrees:
     return Degrees(True, d.raw, d.capped)
 
 
-def contest_lines(result: ContestResult, active: str = "Active", passive: str = "Passive") -> list[str]:
+def contest_lines(
+    result: ContestResult, active: str = "Active", passive: str = "Passive"
+) -> list[str]:
     winner = active if result.active_won else passive
     winner_degrees = Degrees(True, result.degrees.raw, result.degrees.capped)
     return [

@@ -1,0 +1,203 @@
+"""`python -m wire`, run as a user runs it: a subprocess from the repository root."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JAIME = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13", "--roll", "15"]
+
+
+def wire(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "wire", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def wire_json(*args: str) -> dict[str, Any]:
+    done = wire(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
+
+
+# --- the seed's examples ----------------------------------------------------------------------
+
+
+def test_jaime_attack_text() -> None:
+    done = wire(*JAIME)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Attack: d20 15 + 3 Attribute + 5 Skill = 23 vs defence 13",
+        "Hit: 5 DoS for the attacker",
+        "Damage: 5 base + 5 DoS = 10 damage",
+        "Chance before the roll: 80% to hit",
+    ]
+
+
+def test_jaime_attack_json() -> None:
+    obj = wire_json(*JAIME)
+    assert {k: obj[k] for k in ("roll", "total", "target", "success")} == {
+        "roll": 15,
+        "total": 23,
+        "target": 13,
+        "success": True,
+    }
+    assert {k: obj[k] for k in ("degrees", "raw_degrees", "damage", "chance")} == {
+        "degrees": 5,
+        "raw_degrees": 5,
+        "damage": 10,
+        "chance": 0.8,
+    }
+
+
+def test_goblin_parry_json_success_means_the_defender_won() -> None:
+    obj = wire_json(
+        "defend", "--str", "1", "--skill", "2", "--base", "5", "--vs", "13", "--roll", "16"
+    )
+    assert (obj["total"], obj["target"], obj["success"]) == (19, 13, True)
+    assert (obj["degrees"], obj["damage"]) == (3, 2)
+
+
+def test_goblin_taking_10_against_jaimes_23() -> None:
+    obj = wire_json("defend", "--str", "1", "--skill", "2", "--base", "5", "--vs", "23", "--take10")
+    assert (obj["roll"], obj["total"], obj["success"]) == (10, 13, False)
+    assert (obj["degrees"], obj["damage"], obj["chance"]) == (5, 10, 0.0)
+
+
+def test_defend_tie_is_not_a_defence() -> None:
+    obj = wire_json("defend", "--str", "1", "--skill", "2", "--base", "5", "--vs", "13", "--take10")
+    assert (obj["total"], obj["success"], obj["degrees"], obj["damage"]) == (13, False, 0, 5)
+
+
+def test_check_meeting_the_target_and_one_short() -> None:
+    met = wire_json("check", "--attr", "3", "--skill", "5", "--vs", "13", "--roll", "5")
+    short = wire_json("check", "--attr", "3", "--skill", "5", "--vs", "13", "--roll", "4")
+    assert (met["total"], met["success"], met["degrees"]) == (13, True, 0)
+    assert (short["total"], short["success"], short["degrees"]) == (12, False, 0)
+
+
+def test_check_cap_keeps_the_raw_degrees() -> None:
+    obj = wire_json("check", "--attr", "5", "--skill", "5", "--vs", "13", "--roll", "20")
+    assert (obj["total"], obj["degrees"], obj["raw_degrees"]) == (30, 5, 8)
+    done = wire("check", "--attr", "5", "--skill", "5", "--vs", "13", "--roll", "20")
+    assert "Success: 5 DoS (capped from 8)" in done.stdout.splitlines()
+
+
+def test_check_modifier_is_added() -> None:
+    obj = wire_json(
+        "check", "--attr", "3", "--skill", "5", "--vs", "13", "--roll", "15", "--mod", "-2"
+    )
+    assert obj["total"] == 21
+
+
+def test_check_take10() -> None:
+    obj = wire_json("check", "--attr", "1", "--skill", "2", "--vs", "13", "--take10")
+    assert (obj["roll"], obj["total"], obj["success"]) == (10, 13, True)
+
+
+def test_check_rolls_a_d20_when_no_die_is_given() -> None:
+    obj = wire_json("check", "--attr", "3", "--skill", "5", "--vs", "13")
+    assert 1 <= obj["roll"] <= 20
+    assert obj["total"] == obj["roll"] + 8
+    assert obj["die_source"] == "rolled"
+    assert obj["chance"] == 0.8
+
+
+def test_craft_json_quality() -> None:
+    base = ["craft", "--attr", "2", "--skill", "4", "--vs", "15", "--quality", "3"]
+    assert wire_json(*base, "--roll", "20")["quality"] == 8  # 26 vs 15: 5 DoS
+    assert wire_json(*base, "--roll", "1")["quality"] == -1  # 7 vs 15: 4 DoF
+    done = wire(*base, "--roll", "20")
+    assert done.stdout.splitlines()[-1] == "Quality: 3 + 5 = 8"
+
+
+def test_help_shows_the_examples_and_they_run() -> None:
+    done = wire("--help")
+    assert done.returncode == 0
+    assert "examples:" in done.stdout
+    examples = [
+        line.strip().removeprefix("python -m wire ").split()
+        for line in done.stdout.splitlines()
+        if line.strip().startswith("python -m wire ")
+    ]
+    assert JAIME in examples
+    assert len(examples) >= 4
+    assert {e[0] for e in examples} == {"check", "attack", "defend", "craft"}
+    for example in examples:
+        ran = wire(*example)
+        assert ran.returncode == 0, (example, ran.stderr)
+        assert ran.stdout.strip()
+
+
+@pytest.mark.parametrize("command", ["check", "attack", "defend", "craft"])
+def test_subcommand_help(command: str) -> None:
+    done = wire(command, "--help")
+    assert done.returncode == 0
+    assert "--roll" in done.stdout and "--take10" in done.stdout and "--json" in done.stdout
+
+
+# --- bad input: exit 2, one line on stderr ----------------------------------------------------
+
+CHECK = ["check", "--attr", "3", "--skill", "5", "--vs", "13"]
+ATTACK = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        pytest.param([*CHECK, "--roll", "x"], "not a whole number", id="not-a-number"),
+        pytest.param([*CHECK, "--roll", "1.5"], "not a whole number", id="not-whole"),
+        pytest.param(
+            ["check", "--attr", "three", "--skill", "5", "--vs", "13"], "three", id="attr"
+        ),
+        pytest.param([*CHECK, "--roll", "0"], "between 1 and 20", id="die-0"),
+        pytest.param([*CHECK, "--roll", "21"], "between 1 and 20", id="die-21"),
+        pytest.param([*CHECK, "--roll", "15", "--take10"], "--roll", id="roll-and-take10"),
+        pytest.param(["check", "--attr", "3", "--skill", "5"], "--vs", id="missing-vs"),
+        pytest.param(
+            ["craft", "--attr", "2", "--skill", "4", "--vs", "15"], "--quality", id="no-q"
+        ),
+        pytest.param(["attack", "--skill", "5", "--base", "5", "--vs", "13"], "--str", id="no-str"),
+        pytest.param(
+            ["check", "--attr", "3", "--skill", "11", "--vs", "13"], "0 and 10", id="skill"
+        ),
+        pytest.param(
+            ["check", "--attr", "31", "--skill", "5", "--vs", "13"], "-10 and 30", id="attr"
+        ),
+        pytest.param([*CHECK, "--mod", "99"], "-50 and 50", id="mod-range"),
+        pytest.param([*ATTACK[:-1], "1000"], "target number", id="vs-range"),
+        pytest.param(
+            ["attack", "--str", "3", "--skill", "5", "--base", "-1", "--vs", "13"],
+            "base damage",
+            id="base-range",
+        ),
+        pytest.param(
+            ["craft", "--attr", "2", "--skill", "4", "--vs", "15", "--quality", "5000"],
+            "quality",
+            id="quality-range",
+        ),
+        pytest.param([], "command", id="no-command"),
+        pytest.param(["fireball"], "fireball", id="unknown-command"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], says: str) -> None:
+    done = wire(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert done.stderr.endswith("\n")
+    assert says in lines[0]
+    assert lines[0].startswith("python -m wire")
