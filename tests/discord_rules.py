@@ -1,0 +1,651 @@
+"""Discord's documented limits, as a checker for the JSON the bot sends.
+
+Pure Python (no discord import), so unit tests and end-to-end tests can both use it:
+
+* ``command_problems(payload)``: one bulk-overwrite payload of application commands (one scope:
+  the global list, or one guild's list), e.g. ``[c.to_dict(tree) for c in tree.get_commands()]``
+  with discord.py 2.7 (``to_dict`` takes the tree), or the JSON body of the
+  ``PUT /applications/{id}/commands`` request a bot makes when it syncs.
+* ``embed_problems(embed)``: one embed dict (``discord.Embed.to_dict()``).
+* ``autocomplete_problems(choices)``: the choices a bot answers an autocomplete with.
+* ``message_problems(message)``: one message body (content, embeds, components, flags); an
+  interaction callback body ``{"type": 4, "data": {...}}`` is unwrapped to its ``data``.
+
+Every function returns a list of human-readable problems; an empty list means Discord would
+accept it as far as these rules go.
+
+Sources: Discord's developer documentation (discord/discord-api-docs), pages
+"Application Commands" (docs/interactions/application-commands.mdx), "Message" (embed limits)
+and "Message Components".
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+# --------------------------------------------------------------------------- constants
+
+CHAT_INPUT, USER, MESSAGE, PRIMARY_ENTRY_POINT = 1, 2, 3, 4
+COMMAND_TYPE_NAMES = {
+    CHAT_INPUT: "CHAT_INPUT",
+    USER: "USER",
+    MESSAGE: "MESSAGE",
+    PRIMARY_ENTRY_POINT: "PRIMARY_ENTRY_POINT",
+}
+# "An app can have the following number of commands: 100 global CHAT_INPUT commands, 5 global
+# USER commands, 5 global MESSAGE commands, 1 global PRIMARY_ENTRY_POINT command", and the same
+# number of guild commands per guild (except PRIMARY_ENTRY_POINT, which cannot be a guild command).
+MAX_COMMANDS_PER_TYPE = {CHAT_INPUT: 100, USER: 5, MESSAGE: 5, PRIMARY_ENTRY_POINT: 1}
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER_OPTION, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
+OPTION_TYPE_NAMES = {
+    SUB_COMMAND: "SUB_COMMAND",
+    SUB_COMMAND_GROUP: "SUB_COMMAND_GROUP",
+    STRING: "STRING",
+    INTEGER: "INTEGER",
+    BOOLEAN: "BOOLEAN",
+    USER_OPTION: "USER",
+    CHANNEL: "CHANNEL",
+    ROLE: "ROLE",
+    MENTIONABLE: "MENTIONABLE",
+    NUMBER: "NUMBER",
+    ATTACHMENT: "ATTACHMENT",
+}
+CHOICE_TYPES = (STRING, INTEGER, NUMBER)
+
+NAME_MAX = 32
+DESCRIPTION_MAX = 100
+MAX_OPTIONS = 25
+MAX_CHOICES = 25
+CHOICE_NAME_MAX = 100
+CHOICE_STRING_VALUE_MAX = 100
+STRING_LENGTH_MAX = 6000  # min_length 0..6000, max_length 1..6000
+INTEGER_LIMIT = 2**53 - 1  # INTEGER: "Any integer between -2^53+1 and 2^53-1"
+NUMBER_LIMIT = 2**53  # NUMBER: "Any double between -2^53 and 2^53"
+
+# Per-command size limit. The issue we work from says 8,000. Discord's current documentation
+# (discord/discord-api-docs, docs/interactions/application-commands.mdx, section "Slash Commands")
+# says: "Slash commands can have a maximum of 8000 characters for combined name, description, and
+# value properties for each command, its options (including subcommands and groups), and choices.
+# When localization fields are present, only the longest localization for each field (including
+# the default value) is counted towards the size limit."  Older versions of that page (and
+# libraries copied from them) said 4000; the documented figure today is 8000.
+COMMAND_CHARACTER_LIMIT = 8000
+
+# Keys allowed in name_localizations / description_localizations (Discord's "Locales" reference).
+LOCALES = frozenset(
+    {
+        *("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt"),
+        *("hu", "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el"),
+        *("bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"),
+    }
+)
+
+# Embeds ("Embed Limits" in the Message resource page).
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_MAX_FIELDS = 25
+EMBED_FIELD_NAME_MAX = 256
+EMBED_FIELD_VALUE_MAX = 1024
+EMBED_FOOTER_TEXT_MAX = 2048
+EMBED_AUTHOR_NAME_MAX = 256
+EMBED_TOTAL_MAX = 6000  # title + description + field names/values + footer text + author name
+MESSAGE_CONTENT_MAX = 2000
+MESSAGE_MAX_EMBEDS = 10
+MESSAGE_MAX_ACTION_ROWS = 5
+ACTION_ROW_MAX_BUTTONS = 5
+CUSTOM_ID_MAX = 100
+BUTTON_LABEL_MAX = 80
+IS_COMPONENTS_V2 = 1 << 15
+ACTION_ROW, BUTTON = 1, 2
+SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+LINK_STYLE, PREMIUM_STYLE = 5, 6
+
+
+# ------------------------------------------------------------------------------- names
+
+
+def _name_char_allowed(ch: str) -> bool:
+    """One character of ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``."""
+    if ch in "-_'":
+        return True
+    if unicodedata.category(ch)[0] in "LN":  # \p{L}: Lu Ll Lt Lm Lo; \p{N}: Nd Nl No
+        return True
+    code = ord(ch)
+    return 0x0900 <= code <= 0x097F or 0x0E00 <= code <= 0x0E7F  # Devanagari, Thai blocks
+
+
+def name_problems(name: Any, *, chat_input: bool = True) -> list[str]:
+    """Problems of one command/option name (without a location prefix).
+
+    ``chat_input=True``: CHAT_INPUT command names and all option names: the regex above, and
+    "if there is a lowercase variant of any letters used, you must use those".
+    ``chat_input=False``: USER/MESSAGE command names: 1-32 characters, mixed case and spaces ok.
+    """
+    if not isinstance(name, str):
+        return [f"name must be a string, got {type(name).__name__}"]
+    if not 1 <= len(name) <= NAME_MAX:
+        return [f"name {name!r} must be 1-{NAME_MAX} characters, has {len(name)}"]
+    if not chat_input:
+        return []
+    problems = []
+    bad = sorted({ch for ch in name if not _name_char_allowed(ch)})
+    if bad:
+        problems.append(f"name {name!r} has characters Discord does not allow: {bad!r}")
+    upper = sorted({ch for ch in name if ch.lower() != ch})
+    if upper:
+        problems.append(f"name {name!r} must be lowercase (has {''.join(upper)!r})")
+    return problems
+
+
+def _text_problems(value: Any, what: str, minimum: int, maximum: int) -> list[str]:
+    if not isinstance(value, str):
+        return [f"{what} must be a string, got {type(value).__name__}"]
+    if not minimum <= len(value) <= maximum:
+        return [f"{what} must be {minimum}-{maximum} characters, has {len(value)}"]
+    return []
+
+
+def _localization_problems(
+    node: Mapping[str, Any], where: str, *, chat_input: bool, choice: bool = False
+) -> list[str]:
+    """``name_localizations`` / ``description_localizations``: same rules as the default."""
+    problems: list[str] = []
+    keys = ["name_localizations"] + ([] if choice else ["description_localizations"])
+    for key in keys:
+        table = node.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, Mapping):
+            problems.append(f"{where}: {key} must be an object")
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                problems.append(f"{where}: {key} has unknown locale {locale!r}")
+            if key == "name_localizations":
+                if choice:  # a choice name: 1-100 characters
+                    found = _text_problems(text, "name", 1, CHOICE_NAME_MAX)
+                else:  # a command or an option name
+                    found = name_problems(text, chat_input=chat_input)
+            else:
+                found = _text_problems(text, "description", 1, DESCRIPTION_MAX)
+            problems += [f"{where}: {key}[{locale}]: {p}" for p in found]
+    return problems
+
+
+# ------------------------------------------------------------------------- size count
+
+
+def _longest(node: Mapping[str, Any], key: str) -> int:
+    """Length of a field, or of its longest localization when that is longer."""
+    default = node.get(key)
+    lengths = [len(default) if isinstance(default, str) else len(str(default or ""))]
+    table = node.get(f"{key}_localizations")
+    if isinstance(table, Mapping):
+        lengths += [len(v) for v in table.values() if isinstance(v, str)]
+    return max(lengths)
+
+
+def command_characters(command: Mapping[str, Any]) -> int:
+    """Characters counted towards COMMAND_CHARACTER_LIMIT for one command.
+
+    Name and description of the command and of every option (subcommands and groups too,
+    recursively), and the name and value of every choice; for each field only its longest
+    localization (default included) counts. Numeric choice values count as their decimal text.
+    """
+    total = _longest(command, "name") + _longest(command, "description")
+    for option in command.get("options") or []:
+        if not isinstance(option, Mapping):
+            continue
+        total += command_characters(option)
+        for choice in option.get("choices") or []:
+            if isinstance(choice, Mapping):
+                total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return total
+
+
+# ---------------------------------------------------------------------- command checks
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _value_option_problems(option: Mapping[str, Any], where: str, kind: int) -> list[str]:
+    """Choices, autocomplete, ranges, lengths and channel types of a non-subcommand option."""
+    problems: list[str] = []
+    choices = option.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        problems.append(f"{where}: choices must be a list")
+        choices = None
+    if choices:
+        if kind not in CHOICE_TYPES:
+            problems.append(f"{where}: choices are only allowed on STRING, INTEGER and NUMBER")
+        if len(choices) > MAX_CHOICES:
+            problems.append(f"{where}: at most {MAX_CHOICES} choices, has {len(choices)}")
+        if option.get("autocomplete"):
+            problems.append(f"{where}: autocomplete may not be set together with choices")
+        for index, choice in enumerate(choices):
+            at = f"{where}: choice {index}"
+            if not isinstance(choice, Mapping):
+                problems.append(f"{at} must be an object")
+                continue
+            problems += [
+                f"{at}: {p}" for p in _text_problems(choice.get("name"), "name", 1, CHOICE_NAME_MAX)
+            ]
+            problems += _localization_problems(choice, at, chat_input=False, choice=True)
+            value = choice.get("value")
+            if kind == STRING:
+                if not isinstance(value, str):
+                    problems.append(f"{at}: value must be a string for a STRING option")
+                elif len(value) > CHOICE_STRING_VALUE_MAX:
+                    problems.append(
+                        f"{at}: string value must be at most {CHOICE_STRING_VALUE_MAX} "
+                        f"characters, has {len(value)}"
+                    )
+            elif kind == INTEGER and not (_is_int(value) and abs(value) <= INTEGER_LIMIT):
+                problems.append(f"{at}: value must be an integer within ±(2^53-1), got {value!r}")
+            elif kind == NUMBER and not (_is_number(value) and abs(value) <= NUMBER_LIMIT):
+                problems.append(f"{at}: value must be a number within ±2^53, got {value!r}")
+    if option.get("autocomplete") and kind not in CHOICE_TYPES:
+        problems.append(f"{where}: autocomplete is only allowed on STRING, INTEGER and NUMBER")
+
+    bounds: dict[str, Any] = {}
+    for key in ("min_value", "max_value"):
+        if option.get(key) is None:
+            continue
+        value = option[key]
+        if kind not in (INTEGER, NUMBER):
+            problems.append(f"{where}: {key} is only allowed on INTEGER and NUMBER")
+        elif kind == INTEGER and not (_is_int(value) and abs(value) <= INTEGER_LIMIT):
+            problems.append(f"{where}: {key} must be an integer within ±(2^53-1), got {value!r}")
+        elif kind == NUMBER and not (_is_number(value) and abs(value) <= NUMBER_LIMIT):
+            problems.append(f"{where}: {key} must be a number within ±2^53, got {value!r}")
+        else:
+            bounds[key] = value
+    if len(bounds) == 2 and bounds["min_value"] > bounds["max_value"]:
+        problems.append(
+            f"{where}: min_value {bounds['min_value']} is greater than max_value "
+            f"{bounds['max_value']}"
+        )
+
+    lengths: dict[str, int] = {}
+    for key, lowest in (("min_length", 0), ("max_length", 1)):
+        if option.get(key) is None:
+            continue
+        value = option[key]
+        if kind != STRING:
+            problems.append(f"{where}: {key} is only allowed on STRING")
+        elif not (_is_int(value) and lowest <= value <= STRING_LENGTH_MAX):
+            problems.append(f"{where}: {key} must be {lowest}-{STRING_LENGTH_MAX}, got {value!r}")
+        else:
+            lengths[key] = value
+    if len(lengths) == 2 and lengths["min_length"] > lengths["max_length"]:
+        problems.append(
+            f"{where}: min_length {lengths['min_length']} is greater than max_length "
+            f"{lengths['max_length']}"
+        )
+
+    if option.get("channel_types") is not None and kind != CHANNEL:
+        problems.append(f"{where}: channel_types is only allowed on CHANNEL")
+    if option.get("options"):
+        problems.append(f"{where}: only SUB_COMMAND and SUB_COMMAND_GROUP options have options")
+    return problems
+
+
+def _options_problems(options: Any, where: str, level: str) -> list[str]:
+    """Options of one level: ``level`` is "command", "group" or "subcommand"."""
+    if options is None:
+        return []
+    if not isinstance(options, list):
+        return [f"{where}: options must be a list"]
+    problems: list[str] = []
+    if len(options) > MAX_OPTIONS:
+        problems.append(f"{where}: at most {MAX_OPTIONS} options, has {len(options)}")
+    seen: set[str] = set()
+    optional_seen: str | None = None
+    kinds_here: set[str] = set()
+    for index, option in enumerate(options):
+        if not isinstance(option, Mapping):
+            problems.append(f"{where}: option {index} must be an object")
+            continue
+        name = option.get("name")
+        at = f"{where} {name}" if isinstance(name, str) else f"{where} [option {index}]"
+        kind = option.get("type")
+        if not _is_int(kind) or kind not in OPTION_TYPE_NAMES:
+            problems.append(f"{at}: invalid option type {kind!r} (valid: 1-11)")
+            continue
+        problems += [f"{at}: {p}" for p in name_problems(name)]
+        problems += [
+            f"{at}: {p}"
+            for p in _text_problems(option.get("description"), "description", 1, DESCRIPTION_MAX)
+        ]
+        problems += _localization_problems(option, at, chat_input=True)
+        if isinstance(name, str):
+            if name in seen:
+                problems.append(f"{where}: duplicate option name {name!r}")
+            seen.add(name)
+
+        if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            kinds_here.add("subcommand")
+            type_name = OPTION_TYPE_NAMES[kind]
+            if level == "subcommand":
+                problems.append(f"{at}: a {type_name} cannot be nested inside a SUB_COMMAND")
+            elif level == "group" and kind == SUB_COMMAND_GROUP:
+                problems.append(
+                    f"{at}: subcommand groups only nest one level (a SUB_COMMAND_GROUP "
+                    "cannot contain a SUB_COMMAND_GROUP)"
+                )
+            if option.get("required"):
+                problems.append(f"{at}: required is not allowed on a {type_name}")
+            for key in ("choices", "autocomplete", "min_value", "max_value"):
+                if option.get(key):
+                    problems.append(f"{at}: {key} is not allowed on a {type_name}")
+            child_level = "group" if kind == SUB_COMMAND_GROUP else "subcommand"
+            problems += _options_problems(option.get("options"), at, child_level)
+            continue
+
+        kinds_here.add("value")
+        if level == "group":
+            problems.append(f"{at}: a SUB_COMMAND_GROUP may only contain SUB_COMMANDs")
+        if option.get("required"):
+            if optional_seen is not None:
+                problems.append(
+                    f"{at}: required option is listed after optional option {optional_seen!r} "
+                    "(required options must come first)"
+                )
+        else:
+            optional_seen = name if isinstance(name, str) else f"option {index}"
+        problems += _value_option_problems(option, at, kind)
+    if level == "command" and kinds_here == {"subcommand", "value"}:
+        problems.append(
+            f"{where}: cannot mix SUB_COMMAND/SUB_COMMAND_GROUP options with other options"
+        )
+    return problems
+
+
+def _command_problems(command: Mapping[str, Any], index: int) -> list[str]:
+    kind = command.get("type", CHAT_INPUT)
+    name = command.get("name")
+    if not _is_int(kind) or kind not in COMMAND_TYPE_NAMES:
+        return [f"command {index} ({name!r}): invalid command type {kind!r} (valid: 1-4)"]
+    chat_input = kind == CHAT_INPUT
+    where = f"/{name}" if chat_input else f"{COMMAND_TYPE_NAMES[kind]} command {name!r}"
+    problems = [f"{where}: {p}" for p in name_problems(name, chat_input=chat_input)]
+    problems += _localization_problems(command, where, chat_input=chat_input)
+    description = command.get("description")
+    if chat_input:
+        problems += [
+            f"{where}: {p}" for p in _text_problems(description, "description", 1, DESCRIPTION_MAX)
+        ]
+        problems += _options_problems(command.get("options"), where, "command")
+        size = command_characters(command)
+        if size > COMMAND_CHARACTER_LIMIT:
+            problems.append(
+                f"{where}: {size} characters in names, descriptions and choices; Discord allows "
+                f"{COMMAND_CHARACTER_LIMIT} per command"
+            )
+    else:
+        if description not in (None, ""):
+            problems.append(f"{where}: description must be empty for a non-CHAT_INPUT command")
+        if command.get("options"):
+            problems.append(f"{where}: options are only allowed on CHAT_INPUT commands")
+    permissions = command.get("default_member_permissions")
+    if permissions is not None and not (isinstance(permissions, str) and permissions.isdigit()):
+        problems.append(
+            f"{where}: default_member_permissions must be null or a string of digits, "
+            f"got {permissions!r}"
+        )
+    return problems
+
+
+def command_problems(payload: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every rule a bulk-overwrite payload (one scope: global, or one guild) breaks."""
+    if not isinstance(payload, list):
+        return ["payload must be a list of command objects"]
+    problems: list[str] = []
+    counts: dict[int, int] = {}
+    seen: set[tuple[int, str]] = set()
+    for index, command in enumerate(payload):
+        if not isinstance(command, Mapping):
+            problems.append(f"command {index} must be an object")
+            continue
+        problems += _command_problems(command, index)
+        kind = command.get("type", CHAT_INPUT)
+        if _is_int(kind):
+            counts[kind] = counts.get(kind, 0) + 1
+            key = (kind, command.get("name"))
+            if key in seen:
+                problems.append(
+                    f"duplicate {COMMAND_TYPE_NAMES.get(kind, kind)} command name {key[1]!r}"
+                )
+            seen.add(key)
+    for kind, count in sorted(counts.items()):
+        limit = MAX_COMMANDS_PER_TYPE.get(kind)
+        if limit is not None and count > limit:
+            problems.append(
+                f"at most {limit} {COMMAND_TYPE_NAMES[kind]} commands per scope, has {count}"
+            )
+    return problems
+
+
+# ------------------------------------------------------------------------ embed checks
+
+
+def embed_length(embed: Mapping[str, Any]) -> int:
+    """Characters of one embed counted towards the 6000 total."""
+    total = 0
+    for key in ("title", "description"):
+        if isinstance(embed.get(key), str):
+            total += len(embed[key])
+    for field in embed.get("fields") or []:
+        if isinstance(field, Mapping):
+            total += sum(len(field[k]) for k in ("name", "value") if isinstance(field.get(k), str))
+    footer, author = embed.get("footer"), embed.get("author")
+    if isinstance(footer, Mapping) and isinstance(footer.get("text"), str):
+        total += len(footer["text"])
+    if isinstance(author, Mapping) and isinstance(author.get("name"), str):
+        total += len(author["name"])
+    return total
+
+
+def _limit(value: Any, what: str, maximum: int, *, required: bool = False) -> list[str]:
+    if value is None:
+        return [f"{what} is required"] if required else []
+    if not isinstance(value, str):
+        return [f"{what} must be a string, got {type(value).__name__}"]
+    if required and not value.strip():
+        return [f"{what} must not be empty"]
+    if len(value) > maximum:
+        return [f"{what} must be at most {maximum} characters, has {len(value)}"]
+    return []
+
+
+def embed_problems(embed: Mapping[str, Any], *, where: str = "embed") -> list[str]:
+    """Every per-embed limit ``embed`` (a ``discord.Embed.to_dict()``) breaks."""
+    if not isinstance(embed, Mapping):
+        return [f"{where} must be an object"]
+    problems = _limit(embed.get("title"), f"{where}.title", EMBED_TITLE_MAX)
+    problems += _limit(embed.get("description"), f"{where}.description", EMBED_DESCRIPTION_MAX)
+    fields = embed.get("fields") or []
+    if not isinstance(fields, list):
+        problems.append(f"{where}.fields must be a list")
+        fields = []
+    if len(fields) > EMBED_MAX_FIELDS:
+        problems.append(f"{where}: at most {EMBED_MAX_FIELDS} fields, has {len(fields)}")
+    for index, field in enumerate(fields):
+        at = f"{where}.fields[{index}]"
+        if not isinstance(field, Mapping):
+            problems.append(f"{at} must be an object")
+            continue
+        problems += _limit(field.get("name"), f"{at}.name", EMBED_FIELD_NAME_MAX, required=True)
+        problems += _limit(field.get("value"), f"{at}.value", EMBED_FIELD_VALUE_MAX, required=True)
+    for key, text_key, maximum in (
+        ("footer", "text", EMBED_FOOTER_TEXT_MAX),
+        ("author", "name", EMBED_AUTHOR_NAME_MAX),
+    ):
+        section = embed.get(key)
+        if section is None:
+            continue
+        if not isinstance(section, Mapping):
+            problems.append(f"{where}.{key} must be an object")
+            continue
+        problems += _limit(
+            section.get(text_key), f"{where}.{key}.{text_key}", maximum, required=True
+        )
+    total = embed_length(embed)
+    if total > EMBED_TOTAL_MAX:
+        problems.append(
+            f"{where}: {total} characters in title, description, fields, footer and author; "
+            f"at most {EMBED_TOTAL_MAX}"
+        )
+    return problems
+
+
+# ---------------------------------------------------------------------- message checks
+
+
+def _component_problems(
+    component: Mapping[str, Any], at: str, custom_ids: dict[str, str]
+) -> list[str]:
+    problems: list[str] = []
+    kind = component.get("type")
+    custom_id = component.get("custom_id")
+    if kind == BUTTON:
+        problems += _limit(component.get("label"), f"{at}.label", BUTTON_LABEL_MAX)
+        style = component.get("style")
+        if style == LINK_STYLE:
+            if not component.get("url"):
+                problems.append(f"{at}: a link button needs a url")
+            if custom_id is not None:
+                problems.append(f"{at}: a link button cannot have a custom_id")
+            return problems
+        if style == PREMIUM_STYLE:
+            return problems
+    elif kind not in SELECT_TYPES:
+        return problems
+    if not isinstance(custom_id, str) or not custom_id:
+        problems.append(f"{at}: custom_id is required")
+    elif len(custom_id) > CUSTOM_ID_MAX:
+        problems.append(
+            f"{at}.custom_id must be at most {CUSTOM_ID_MAX} characters, has {len(custom_id)}"
+        )
+    if isinstance(custom_id, str) and custom_id:
+        if custom_id in custom_ids:
+            problems.append(
+                f"{at}: custom_id {custom_id!r} is already used by {custom_ids[custom_id]}"
+            )
+        custom_ids.setdefault(custom_id, at)
+    return problems
+
+
+def _walk(component: Mapping[str, Any], at: str) -> Iterable[tuple[Mapping[str, Any], str]]:
+    yield component, at
+    for index, child in enumerate(component.get("components") or []):
+        if isinstance(child, Mapping):
+            yield from _walk(child, f"{at}.components[{index}]")
+    for key in ("accessory", "component"):
+        child = component.get(key)
+        if isinstance(child, Mapping):
+            yield from _walk(child, f"{at}.{key}")
+
+
+def message_problems(message: Mapping[str, Any]) -> list[str]:
+    """Every limit one message body breaks: content, embeds (each and together), components."""
+    if not isinstance(message, Mapping):
+        return ["message must be an object"]
+    if isinstance(message.get("data"), Mapping) and "type" in message:
+        message = message["data"]  # an interaction callback body: {"type": 4, "data": {...}}
+    problems: list[str] = []
+    content = message.get("content")
+    if content is not None:
+        if not isinstance(content, str):
+            problems.append("content must be a string")
+        elif len(content) > MESSAGE_CONTENT_MAX:
+            problems.append(
+                f"content must be at most {MESSAGE_CONTENT_MAX} characters, has {len(content)}"
+            )
+
+    embeds = message.get("embeds") or []
+    if not isinstance(embeds, list):
+        problems.append("embeds must be a list")
+        embeds = []
+    if len(embeds) > MESSAGE_MAX_EMBEDS:
+        problems.append(f"at most {MESSAGE_MAX_EMBEDS} embeds, has {len(embeds)}")
+    for index, embed in enumerate(embeds):
+        problems += embed_problems(embed, where=f"embeds[{index}]")
+    total = sum(embed_length(e) for e in embeds if isinstance(e, Mapping))
+    if len(embeds) > 1 and total > EMBED_TOTAL_MAX:
+        problems.append(
+            f"embeds: {total} characters across all embeds of the message; at most "
+            f"{EMBED_TOTAL_MAX}"
+        )
+
+    components = message.get("components") or []
+    if not isinstance(components, list):
+        return [*problems, "components must be a list"]
+    v2 = bool(int(message.get("flags") or 0) & IS_COMPONENTS_V2)
+    custom_ids: dict[str, str] = {}
+    if not v2:
+        if len(components) > MESSAGE_MAX_ACTION_ROWS:
+            problems.append(f"at most {MESSAGE_MAX_ACTION_ROWS} action rows, has {len(components)}")
+        for index, row in enumerate(components):
+            at = f"components[{index}]"
+            if not isinstance(row, Mapping) or row.get("type") != ACTION_ROW:
+                problems.append(f"{at} must be an action row (type 1)")
+                continue
+            children = [c for c in row.get("components") or [] if isinstance(c, Mapping)]
+            if not children:
+                problems.append(f"{at}: an action row needs at least one component")
+            buttons = [c for c in children if c.get("type") == BUTTON]
+            selects = [c for c in children if c.get("type") in SELECT_TYPES]
+            if len(buttons) > ACTION_ROW_MAX_BUTTONS:
+                problems.append(
+                    f"{at}: at most {ACTION_ROW_MAX_BUTTONS} buttons per action row, "
+                    f"has {len(buttons)}"
+                )
+            if selects and len(children) > 1:
+                problems.append(f"{at}: a select menu must be alone in its action row")
+    for index, root in enumerate(components):
+        if isinstance(root, Mapping):
+            for component, at in _walk(root, f"components[{index}]"):
+                problems += _component_problems(component, at, custom_ids)
+    return problems
+
+
+# ----------------------------------------------------------------- autocomplete checks
+
+
+def autocomplete_problems(choices: Any) -> list[str]:
+    """Problems of the choices a bot answers an autocomplete interaction with.
+
+    Same rules as command choices: at most 25, names 1-100 characters, string values at most 100.
+    (simcord 3.2.1 accepts any list here; Discord answers 400.)
+    """
+    if not isinstance(choices, list):
+        return ["autocomplete choices must be a list"]
+    problems = []
+    if len(choices) > MAX_CHOICES:
+        problems.append(f"at most {MAX_CHOICES} autocomplete choices, has {len(choices)}")
+    for index, choice in enumerate(choices):
+        at = f"choice {index}"
+        if not isinstance(choice, Mapping):
+            problems.append(f"{at} must be an object")
+            continue
+        problems += [f"{at}: {p}" for p in _text_problems(choice.get("name"), "name", 1, 100)]
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > CHOICE_STRING_VALUE_MAX:
+            problems.append(
+                f"{at}: string value must be at most {CHOICE_STRING_VALUE_MAX} characters, "
+                f"has {len(value)}"
+            )
+        elif not isinstance(value, str) and not _is_number(value):
+            problems.append(f"{at}: value must be a string or a number, got {value!r}")
+    return problems
