@@ -12,10 +12,18 @@ Errors are `storage.errors.StorageError` subclasses whose messages are fit to sh
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from storage.models import Campaign, Character, CraftProject, RollRecord, Weapon
+from storage.models import (
+    Campaign,
+    Character,
+    CraftProject,
+    PendingAction,
+    RollRecord,
+    Weapon,
+)
 
 
 class Store(ABC):
@@ -64,6 +72,13 @@ class Store(ABC):
         Only a GM of the target campaign may do it. A channel belongs to at most one campaign.
         """
 
+    async def unbind_channel(self, guild_id: int, channel_id: int, actor_id: int) -> None:
+        """Return the channel to the guild's default campaign; GMs of its campaign only.
+
+        NotFound if the channel is not bound.
+        """
+        raise NotImplementedError
+
     @abstractmethod
     async def update_campaign(
         self,
@@ -78,7 +93,9 @@ class Store(ABC):
         """Change settings; GMs only. None leaves a setting as it is."""
 
     @abstractmethod
-    async def add_gm(self, guild_id: int, campaign_id: int, actor_id: int, user_id: int) -> Campaign:
+    async def add_gm(
+        self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
+    ) -> Campaign:
         """GMs only."""
 
     @abstractmethod
@@ -141,6 +158,24 @@ class Store(ABC):
         Matching an existing stat name is case-insensitive and keeps its spelling. Concurrent
         writers lose no update. PermissionDenied, NotFound, InvalidValue.
         """
+
+    async def adjust_stat(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        kind: str,
+        stat: str,
+        delta: int,
+    ) -> Character:
+        """Add `delta` to an existing attribute or skill in one atomic step.
+
+        For counters two people change at once (wounds, resources): a read then a set_stat from
+        the cog would lose one of two simultaneous changes. NotFound if the stat is missing;
+        InvalidValue (and no change) if the result leaves the stat's range.
+        """
+        raise NotImplementedError
 
     @abstractmethod
     async def remove_stat(
@@ -247,11 +282,38 @@ class Store(ABC):
     ) -> list[RollRecord]:
         """Newest first."""
 
+    # ---- pending actions (buttons that wait for a user) ---------------------------------------
+    @abstractmethod
+    async def create_pending(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        expires_at: datetime,
+    ) -> PendingAction: ...
+
+    @abstractmethod
+    async def set_pending_message(
+        self, guild_id: int, pending_id: int, channel_id: int, message_id: int
+    ) -> None:
+        """Remember where the buttons were posted, so an expiry note can edit that message."""
+
+    @abstractmethod
+    async def get_pending(self, guild_id: int, pending_id: int) -> PendingAction | None:
+        """Read without claiming (to check who may press and whether it expired)."""
+
+    @abstractmethod
+    async def claim_pending(self, guild_id: int, pending_id: int) -> bool:
+        """Remove it; True only for the one caller that removed it (a press wins once)."""
+
+    @abstractmethod
+    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
+        """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper)."""
+
     # ---- import / export / user data ----------------------------------------------------------
     @abstractmethod
-    async def export_character(
-        self, guild_id: int, campaign_id: int, name: str
-    ) -> dict[str, Any]:
+    async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
         """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
 
     @abstractmethod

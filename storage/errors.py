@@ -42,3 +42,11 @@ class ImportRejected(StorageError):
 
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of the bot than this one."""
+
+
+class Conflict(StorageError):
+    """Another change landed first (a compare-and-set lost); redoing the action will work."""
+
+
+class Busy(StorageError):
+    """The database stayed locked by another process past the busy timeout."""

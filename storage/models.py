@@ -132,3 +132,21 @@ class RollRecord:
     interaction_id: int | None = None
     id: int | None = None
     created_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """Something posted with buttons that waits for a user (an attack waiting for a defence).
+
+    Kept in the database, not in memory, so the buttons still work after a restart; claimed at
+    most once, so two presses cannot both resolve it.
+    """
+
+    id: int
+    guild_id: int
+    campaign_id: int
+    kind: str
+    payload: dict[str, Any]
+    expires_at: datetime
+    channel_id: int | None = None
+    message_id: int | None = None

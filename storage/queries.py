@@ -1,0 +1,235 @@
+"""The SQLite store's SQL text and its conversions between rows and records.
+
+Kept apart from storage/sqlite.py so the store's methods read as the steps of each operation.
+Column order here and in the converters must match; each SELECT sits next to its converter's
+expectations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from storage.errors import InvalidValue
+from storage.models import Campaign, Character, CraftProject, PendingAction, RollRecord, Weapon
+
+NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+def utc_text(moment: datetime | None = None) -> str:
+    """A moment as fixed-width UTC text, so that text order is time order. Naive means UTC."""
+    moment = moment or datetime.now(UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def json_text(value: Any, what: str) -> str:
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidValue(f"The {what} cannot be stored: it is not JSON data ({exc}).") from exc
+
+
+# ---- SQL ------------------------------------------------------------------------------------
+CAMPAIGN_SELECT = """
+SELECT c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
+       (SELECT json_group_array(g.user_id)
+          FROM (SELECT user_id FROM campaign_gms WHERE campaign_id = c.id ORDER BY position) AS g)
+  FROM campaigns AS c
+"""
+
+CAMPAIGN_FOR_CHANNEL = (
+    CAMPAIGN_SELECT
+    + """
+ WHERE c.guild_id = :guild_id
+   AND c.id = coalesce(
+        (SELECT campaign_id FROM channel_bindings
+          WHERE guild_id = :guild_id AND channel_id = :channel_id),
+        (SELECT id FROM campaigns WHERE guild_id = :guild_id AND is_default = 1))
+"""
+)
+
+CHARACTER_COLUMNS = """
+SELECT ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield, ch.notes,
+       (SELECT json_group_array(json_array(s.kind, s.name, s.value))
+          FROM (SELECT kind, name, value FROM character_stats
+                 WHERE character_id = ch.id ORDER BY position) AS s),
+       (SELECT json_group_array(json_array(w.name, w.base, w.attribute, w.skill))
+          FROM (SELECT name, base, attribute, skill FROM weapons
+                 WHERE character_id = ch.id ORDER BY position) AS w)
+"""
+"""A character with its whole sheet in one statement: one consistent read, one thread hop."""
+
+CHARACTER_SELECT = (
+    CHARACTER_COLUMNS
+    + """
+  FROM characters AS ch
+  JOIN campaigns AS c ON c.id = ch.campaign_id
+"""
+)
+
+ACTIVE_CHARACTER = (
+    CHARACTER_COLUMNS
+    + """
+  FROM active_characters AS a
+  JOIN characters AS ch ON ch.id = a.character_id AND ch.campaign_id = a.campaign_id
+  JOIN campaigns AS c ON c.id = ch.campaign_id
+ WHERE a.campaign_id = ? AND a.user_id = ? AND c.guild_id = ?
+"""
+)
+
+INSERT_STAT = """
+INSERT INTO character_stats (character_id, kind, name_key, name, value, position)
+VALUES (?1, ?2, ?3, ?4, ?5,
+        (SELECT coalesce(max(position), 0) + 1 FROM character_stats WHERE character_id = ?1))
+ON CONFLICT (character_id, kind, name_key) DO UPDATE SET value = excluded.value
+"""
+
+INSERT_WEAPON = """
+INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+        (SELECT coalesce(max(position), 0) + 1 FROM weapons WHERE character_id = ?1))
+ON CONFLICT (character_id, name_key) DO UPDATE
+   SET name = excluded.name, base = excluded.base,
+       attribute = excluded.attribute, skill = excluded.skill
+"""
+
+ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
+    total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
+    interaction_id, created_at, id"""
+
+INSERT_ROLL = f"""
+INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
+    total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
+    interaction_id, project_id, created_at)
+SELECT c.guild_id, c.id, :channel_id, :user_id, :kind, :inputs, :die, :die_source,
+    :total, :target, :success, :degrees, :raw_degrees, :damage, :hidden, :character_id,
+    :character_name, :interaction_id, :project_id, coalesce(:created_at, {NOW_SQL})
+  FROM campaigns AS c
+ WHERE c.id = :campaign_id AND c.guild_id = :guild_id
+ON CONFLICT (interaction_id) DO NOTHING
+RETURNING id
+"""
+
+PROJECT_SELECT = """
+SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.finished, p.rolls
+  FROM craft_projects AS p
+  JOIN campaigns AS c ON c.id = p.campaign_id
+"""
+
+
+PENDING_SELECT = """
+SELECT id, guild_id, campaign_id, kind, payload, expires_at, channel_id, message_id
+  FROM pending_actions
+"""
+
+
+# ---- row conversion -------------------------------------------------------------------------
+def campaign_from_row(row: Sequence[Any]) -> Campaign:
+    return Campaign(
+        id=row[0],
+        guild_id=row[1],
+        name=row[2],
+        gm_ids=tuple(json.loads(row[6])),
+        npc_take10=bool(row[3]),
+        gm_channel_id=row[4],
+        is_default=bool(row[5]),
+    )
+
+
+def character_from_row(row: Sequence[Any]) -> Character:
+    attributes: dict[str, int] = {}
+    skills: dict[str, int] = {}
+    for kind, name, value in json.loads(row[7]):
+        (attributes if kind == "attribute" else skills)[name] = value
+    return Character(
+        id=row[0],
+        campaign_id=row[1],
+        name=row[2],
+        owner_id=row[3],
+        is_npc=bool(row[4]),
+        attributes=attributes,
+        skills=skills,
+        weapons=tuple(Weapon(*w) for w in json.loads(row[8])),
+        shield=bool(row[5]),
+        notes=row[6],
+    )
+
+
+def project_from_row(row: Sequence[Any]) -> CraftProject:
+    return CraftProject(
+        id=row[0],
+        campaign_id=row[1],
+        owner_id=row[2],
+        item=row[3],
+        quality=row[4],
+        character_id=row[5],
+        finished=bool(row[6]),
+        rolls=row[7],
+    )
+
+
+def roll_from_row(row: Sequence[Any]) -> RollRecord:
+    return RollRecord(
+        guild_id=row[0],
+        campaign_id=row[1],
+        channel_id=row[2],
+        user_id=row[3],
+        kind=row[4],
+        inputs=json.loads(row[5]),
+        die=row[6],
+        die_source=row[7],
+        total=row[8],
+        target=row[9],
+        success=bool(row[10]),
+        degrees=row[11],
+        raw_degrees=row[12],
+        damage=row[13],
+        hidden=bool(row[14]),
+        character_id=row[15],
+        character_name=row[16],
+        interaction_id=row[17],
+        created_at=datetime.fromisoformat(row[18]),
+        id=row[19],
+    )
+
+
+def roll_params(record: RollRecord, project_id: int | None = None) -> dict[str, Any]:
+    return {
+        "guild_id": record.guild_id,
+        "campaign_id": record.campaign_id,
+        "channel_id": record.channel_id,
+        "user_id": record.user_id,
+        "kind": record.kind,
+        "inputs": json_text(record.inputs, "roll's inputs"),
+        "die": record.die,
+        "die_source": record.die_source,
+        "total": record.total,
+        "target": record.target,
+        "success": int(bool(record.success)),
+        "degrees": record.degrees,
+        "raw_degrees": record.raw_degrees,
+        "damage": record.damage,
+        "hidden": int(bool(record.hidden)),
+        "character_id": record.character_id,
+        "character_name": record.character_name,
+        "interaction_id": record.interaction_id,
+        "project_id": project_id,
+        "created_at": utc_text(record.created_at) if record.created_at else None,
+    }
+
+
+def pending_from_row(row: Sequence[Any]) -> PendingAction:
+    return PendingAction(
+        id=row[0],
+        guild_id=row[1],
+        campaign_id=row[2],
+        kind=row[3],
+        payload=json.loads(row[4]),
+        expires_at=datetime.fromisoformat(row[5]),
+        channel_id=row[6],
+        message_id=row[7],
+    )

@@ -1,0 +1,1184 @@
+"""`SqliteStore`: the `Store` on one SQLite file through aiosqlite.
+
+How it stays correct:
+
+* One aiosqlite connection runs statements one at a time on its own thread, but an `await`
+  between two statements lets another coroutine in. So every operation holds `self._lock` (an
+  asyncio.Lock) for its whole length, and every read-modify-write runs inside one
+  `BEGIN IMMEDIATE` transaction, which also takes SQLite's write lock up front, so another
+  process (a second bot, the CLI) cannot interleave either and a deferred read never has to be
+  upgraded (the case where SQLite gives up at once with SQLITE_BUSY). The lock also keeps a
+  read from seeing another coroutine's uncommitted writes on the shared connection.
+* Single-row changes that need no check are single statements (UPSERTs, `INSERT ... RETURNING`),
+  so they are atomic in SQL whichever process runs them.
+* Every query touching campaign data filters on the guild id and the campaign id (joining
+  `campaigns` where the table has no guild column), so an id from another guild finds nothing.
+
+Settings: WAL journal (readers never block the writer, and the writer never blocks readers),
+foreign keys on, a 5 s busy timeout, and `synchronous = NORMAL`. In WAL mode NORMAL syncs the
+WAL at checkpoints, not at every commit: a committed transaction survives the bot process being
+killed (the data is in the OS's file cache, written to the WAL file), and only an OS crash or a
+power cut can lose the last commits, never corrupt the file. That trade buys commits without an
+fsync each, which keeps logging a roll well under a millisecond. Checkpoints run in the
+background (storage/checkpoint.py), so no roll waits for one either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import aiosqlite
+
+from storage import backup as backup_files
+from storage.base import Store
+from storage.checkpoint import FALLBACK_AUTOCHECKPOINT_PAGES, Checkpointer
+from storage.errors import (
+    Busy,
+    Conflict,
+    InvalidValue,
+    NameTaken,
+    NotFound,
+    PermissionDenied,
+    StorageError,
+)
+from storage.models import (
+    MAX_WEAPONS,
+    Campaign,
+    Character,
+    CraftProject,
+    PendingAction,
+    RollRecord,
+    Weapon,
+)
+from storage.queries import (
+    ACTIVE_CHARACTER,
+    CAMPAIGN_FOR_CHANNEL,
+    CAMPAIGN_SELECT,
+    CHARACTER_SELECT,
+    INSERT_ROLL,
+    INSERT_STAT,
+    INSERT_WEAPON,
+    NOW_SQL,
+    PENDING_SELECT,
+    PROJECT_SELECT,
+    ROLL_COLUMNS,
+    campaign_from_row,
+    character_from_row,
+    json_text,
+    pending_from_row,
+    project_from_row,
+    roll_from_row,
+    roll_params,
+    utc_text,
+)
+from storage.schema import BUSY_TIMEOUT_S, prepare_database
+from storage.transfer import CharacterSheet, campaign_document, character_document, parse_import
+from storage.validation import (
+    STAT_COUNTS,
+    check_kind,
+    check_notes,
+    check_quality,
+    check_stat,
+    clean_name,
+    clean_stats,
+    clean_weapon,
+)
+
+log = logging.getLogger("wire.storage")
+
+CONNECTION_PRAGMAS = (
+    f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = NORMAL",
+    # 32 MiB of page cache: the hot b-tree pages of a large guild set stay in memory.
+    "PRAGMA cache_size = -32768",
+    "PRAGMA temp_store = MEMORY",
+    f"PRAGMA wal_autocheckpoint = {FALLBACK_AUTOCHECKPOINT_PAGES}",
+    # Bounds the ANALYZE that `PRAGMA optimize` may run at close on a large roll log.
+    "PRAGMA analysis_limit = 1000",
+)
+DEFAULT_CAMPAIGN_NAME = "Default"
+RECENT_ROLLS_MAX = 100
+
+# ---- messages -------------------------------------------------------------------------------
+GM_ONLY = "Only a GM of this campaign can do that."
+OWN_ONLY = "You can only change your own characters."
+NPC_GM_ONLY = "Only a GM of this campaign can change NPCs."
+BUSY = "The campaign database is busy. Try again in a moment."
+CAMPAIGN_GONE = "That campaign does not exist in this server (any more). /campaign list shows them."
+
+
+def _no_character(name: str) -> NotFound:
+    return NotFound(f"No character named {name!r} in this campaign. /character list shows them.")
+
+
+def _key(name: object) -> str:
+    """The case-insensitive look-up key of a name as a user typed it."""
+    return name.strip().casefold() if isinstance(name, str) else ""
+
+
+class _Access(NamedTuple):
+    """Who may change a character: read inside the transaction that changes it."""
+
+    id: int
+    name: str
+    owner_id: int
+    is_npc: bool
+    actor_is_gm: bool
+
+    def require_change(self, actor_id: int) -> None:
+        if self.actor_is_gm:
+            return
+        if self.is_npc:
+            raise PermissionDenied(NPC_GM_ONLY)
+        if self.owner_id != actor_id:
+            raise PermissionDenied(OWN_ONLY)
+
+
+async def _rows(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]:
+    return list(await db.execute_fetchall(sql, params))
+
+
+def _is_busy(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in str(exc) or "busy" in str(exc)
+    )
+
+
+class SqliteStore(Store):
+    """Open with `await SqliteStore.open(path)` (or `storage.open_store`)."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self._db = db
+        self._path = path
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._checkpointer = Checkpointer(path)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteStore:
+        """Create or upgrade the file (WAL, migrations), then connect. SchemaTooNew."""
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(prepare_database, path)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise StorageError(
+                f"Cannot open the database {path}: {exc}. Check WIRE_DATABASE, the folder's "
+                "permissions, and that the file is a WIRE database."
+            ) from exc
+        db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        try:
+            for pragma in CONNECTION_PRAGMAS:
+                await db.execute(pragma)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    async def __aenter__(self) -> SqliteStore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # ---- transactions -------------------------------------------------------------------
+    @asynccontextmanager
+    async def _transaction(self, write: bool) -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the lock for a whole transaction; roll back on any error or cancellation.
+
+        aiosqlite queues each call on its thread in order, so a rollback issued after a
+        cancellation still runs after the statements already queued, and before anything the
+        next lock holder queues.
+        """
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield self._db
+                await self._db.commit()
+            except BaseException as exc:
+                try:
+                    await self._db.rollback()
+                except Exception:  # the original error matters more
+                    log.exception("Rollback failed")
+                if _is_busy(exc):
+                    raise Busy(BUSY) from exc
+                raise
+        if write:
+            self._checkpointer.note_write()
+
+    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        return self._transaction(write=True)
+
+    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """A consistent snapshot across several statements (another process may write)."""
+        return self._transaction(write=False)
+
+    async def _query(self, sql: str, params: Any = (), *, write: bool = False) -> list[Any]:
+        """One statement, atomic by itself, under the lock."""
+        async with self._lock:
+            try:
+                rows = list(await self._db.execute_fetchall(sql, params))
+            except sqlite3.OperationalError as exc:
+                if _is_busy(exc):
+                    raise Busy(BUSY) from exc
+                raise
+        if write:
+            self._checkpointer.note_write()
+        return rows
+
+    # ---- life cycle ---------------------------------------------------------------------
+    async def close(self) -> None:
+        if self._closed:
+            return
+        await self._checkpointer.stop()
+        async with self._lock:
+            self._closed = True
+            try:
+                await self._db.execute("PRAGMA optimize")
+            except sqlite3.Error:
+                log.warning("PRAGMA optimize failed at close", exc_info=True)
+            await self._db.close()
+
+    async def backup(self, destination: str | Path) -> None:
+        # A separate connection reads a WAL snapshot, so the store keeps serving meanwhile.
+        await asyncio.to_thread(backup_files.backup_database, self._path, Path(destination))
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._query(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+            write=True,
+        )
+
+    # ---- campaigns: helpers -------------------------------------------------------------
+    async def _role(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, user_id: int
+    ) -> bool:
+        """Whether the user is a GM; NotFound unless the campaign is in this guild."""
+        rows = await db.execute_fetchall(
+            "SELECT EXISTS (SELECT 1 FROM campaign_gms AS g"
+            "                WHERE g.campaign_id = c.id AND g.user_id = ?)"
+            "  FROM campaigns AS c WHERE c.id = ? AND c.guild_id = ?",
+            (user_id, campaign_id, guild_id),
+        )
+        rows = list(rows)
+        if not rows:
+            raise NotFound(CAMPAIGN_GONE)
+        return bool(rows[0][0])
+
+    async def _require_gm(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, actor_id: int
+    ) -> None:
+        if not await self._role(db, guild_id, campaign_id, actor_id):
+            raise PermissionDenied(GM_ONLY)
+
+    async def _campaign_by_id(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int
+    ) -> Campaign:
+        rows = await _rows(
+            db, CAMPAIGN_SELECT + " WHERE c.id = ? AND c.guild_id = ?", (campaign_id, guild_id)
+        )
+        if not rows:
+            raise NotFound(CAMPAIGN_GONE)
+        return campaign_from_row(rows[0])
+
+    # ---- campaigns ----------------------------------------------------------------------
+    async def campaign_for_channel(self, guild_id: int, channel_id: int, user_id: int) -> Campaign:
+        params = {"guild_id": guild_id, "channel_id": channel_id}
+        rows = await self._query(CAMPAIGN_FOR_CHANNEL, params)
+        if rows:
+            return campaign_from_row(rows[0])
+        async with self._write() as db:
+            # Checked again under the write lock: a racing first use may have made it already.
+            rows = list(await db.execute_fetchall(CAMPAIGN_FOR_CHANNEL, params))
+            if rows:
+                return campaign_from_row(rows[0])
+            name = await self._free_default_name(db, guild_id)
+            rows = await _rows(
+                db,
+                "INSERT INTO campaigns (guild_id, name, name_key, is_default) "
+                "VALUES (?, ?, ?, 1) RETURNING id",
+                (guild_id, name, name.casefold()),
+            )
+            await db.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, position) VALUES (?, ?, 0)",
+                (rows[0][0], user_id),
+            )
+            return await self._campaign_by_id(db, guild_id, rows[0][0])
+
+    async def _free_default_name(self, db: aiosqlite.Connection, guild_id: int) -> str:
+        """ "Default", or "Default 2"... if someone already named a campaign "Default"."""
+        taken = {
+            row[0]
+            for row in await db.execute_fetchall(
+                "SELECT name_key FROM campaigns WHERE guild_id = ? AND name_key LIKE ?",
+                (guild_id, DEFAULT_CAMPAIGN_NAME.casefold() + "%"),
+            )
+        }
+        name, number = DEFAULT_CAMPAIGN_NAME, 1
+        while name.casefold() in taken:
+            number += 1
+            name = f"{DEFAULT_CAMPAIGN_NAME} {number}"
+        return name
+
+    async def create_campaign(self, guild_id: int, name: str, creator_id: int) -> Campaign:
+        name = clean_name(name, "campaign")
+        async with self._write() as db:
+            rows = await _rows(
+                db,
+                "INSERT INTO campaigns (guild_id, name, name_key) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
+                (guild_id, name, name.casefold()),
+            )
+            if not rows:
+                raise NameTaken(
+                    f"This server already has a campaign named {name!r}. Pick another name."
+                )
+            await db.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, position) VALUES (?, ?, 0)",
+                (rows[0][0], creator_id),
+            )
+            return await self._campaign_by_id(db, guild_id, rows[0][0])
+
+    async def get_campaign(self, guild_id: int, name: str) -> Campaign:
+        rows = await self._query(
+            CAMPAIGN_SELECT + " WHERE c.guild_id = ? AND c.name_key = ?", (guild_id, _key(name))
+        )
+        if not rows:
+            raise NotFound(f"No campaign named {name!r} in this server. /campaign list shows them.")
+        return campaign_from_row(rows[0])
+
+    async def list_campaigns(self, guild_id: int) -> list[Campaign]:
+        rows = await self._query(
+            CAMPAIGN_SELECT + " WHERE c.guild_id = ? ORDER BY c.is_default DESC, c.name_key",
+            (guild_id,),
+        )
+        return [campaign_from_row(row) for row in rows]
+
+    async def bind_channel(
+        self, guild_id: int, channel_id: int, campaign_id: int, actor_id: int
+    ) -> Campaign:
+        async with self._write() as db:
+            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            await db.execute(
+                "INSERT INTO channel_bindings (guild_id, channel_id, campaign_id) "
+                "VALUES (?, ?, ?) ON CONFLICT (guild_id, channel_id) "
+                "DO UPDATE SET campaign_id = excluded.campaign_id",
+                (guild_id, channel_id, campaign_id),
+            )
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
+    async def unbind_channel(self, guild_id: int, channel_id: int, actor_id: int) -> None:
+        async with self._write() as db:
+            rows = await _rows(
+                db,
+                "SELECT campaign_id FROM channel_bindings WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+            if not rows:
+                raise NotFound(
+                    "This channel is not bound to a campaign; it uses the server's default one."
+                )
+            await self._require_gm(db, guild_id, rows[0][0], actor_id)
+            await db.execute(
+                "DELETE FROM channel_bindings WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+
+    async def update_campaign(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        *,
+        npc_take10: bool | None = None,
+        gm_channel_id: int | None = None,
+        clear_gm_channel: bool = False,
+    ) -> Campaign:
+        async with self._write() as db:
+            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            if npc_take10 is not None:
+                await db.execute(
+                    "UPDATE campaigns SET npc_take10 = ? WHERE id = ? AND guild_id = ?",
+                    (int(bool(npc_take10)), campaign_id, guild_id),
+                )
+            if clear_gm_channel or gm_channel_id is not None:
+                await db.execute(
+                    "UPDATE campaigns SET gm_channel_id = ? WHERE id = ? AND guild_id = ?",
+                    (None if clear_gm_channel else gm_channel_id, campaign_id, guild_id),
+                )
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
+    async def add_gm(
+        self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
+    ) -> Campaign:
+        async with self._write() as db:
+            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            await db.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, position) "
+                "VALUES (?1, ?2, (SELECT coalesce(max(position), -1) + 1 FROM campaign_gms "
+                "                  WHERE campaign_id = ?1)) "
+                "ON CONFLICT DO NOTHING",
+                (campaign_id, user_id),
+            )
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
+    async def remove_gm(
+        self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
+    ) -> Campaign:
+        async with self._write() as db:
+            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            if user_id not in campaign.gm_ids:
+                raise NotFound(f"<@{user_id}> is not a GM of this campaign.")
+            if len(campaign.gm_ids) == 1:
+                raise InvalidValue(
+                    "A campaign needs at least one GM. Add another GM before removing this one."
+                )
+            await db.execute(
+                "DELETE FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+            # No longer a GM: their active character must be one they may use.
+            await db.execute(
+                "DELETE FROM active_characters WHERE campaign_id = ?1 AND user_id = ?2 "
+                "AND character_id IN (SELECT id FROM characters WHERE campaign_id = ?1 "
+                "                      AND (owner_id != ?2 OR is_npc = 1))",
+                (campaign_id, user_id),
+            )
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
+    # ---- characters: helpers ------------------------------------------------------------
+    async def _access(
+        self,
+        db: aiosqlite.Connection,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        name: str,
+    ) -> _Access:
+        rows = await _rows(
+            db,
+            "SELECT ch.id, ch.name, ch.owner_id, ch.is_npc,"
+            "       EXISTS (SELECT 1 FROM campaign_gms AS g"
+            "                WHERE g.campaign_id = c.id AND g.user_id = ?)"
+            "  FROM characters AS ch JOIN campaigns AS c ON c.id = ch.campaign_id"
+            " WHERE c.guild_id = ? AND c.id = ? AND ch.name_key = ?",
+            (actor_id, guild_id, campaign_id, _key(name)),
+        )
+        if not rows:
+            await self._role(db, guild_id, campaign_id, actor_id)  # NotFound for the campaign
+            raise _no_character(name)
+        row = rows[0]
+        return _Access(row[0], row[1], row[2], bool(row[3]), bool(row[4]))
+
+    async def _character_by_id(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, character_id: int
+    ) -> Character:
+        rows = await _rows(
+            db,
+            CHARACTER_SELECT + " WHERE c.guild_id = ? AND c.id = ? AND ch.id = ?",
+            (guild_id, campaign_id, character_id),
+        )
+        if not rows:
+            raise NotFound("That character no longer exists.")
+        return character_from_row(rows[0])
+
+    async def _write_stats(
+        self, db: aiosqlite.Connection, character_id: int, kind: str, stats: dict[str, int]
+    ) -> None:
+        await db.executemany(
+            INSERT_STAT,
+            [(character_id, kind, name.casefold(), name, value) for name, value in stats.items()],
+        )
+
+    async def _write_weapons(
+        self, db: aiosqlite.Connection, character_id: int, weapons: Iterable[Weapon]
+    ) -> None:
+        await db.executemany(
+            INSERT_WEAPON,
+            [
+                (character_id, w.name.casefold(), w.name, w.base, w.attribute, w.skill)
+                for w in weapons
+            ],
+        )
+
+    async def _activate_if_first(
+        self, db: aiosqlite.Connection, campaign_id: int, user_id: int, character_id: int
+    ) -> None:
+        await db.execute(
+            "INSERT INTO active_characters (campaign_id, user_id, character_id) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            (campaign_id, user_id, character_id),
+        )
+
+    # ---- characters ---------------------------------------------------------------------
+    async def create_character(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        name: str,
+        *,
+        is_npc: bool = False,
+        owner_id: int | None = None,
+        attributes: dict[str, int] | None = None,
+        skills: dict[str, int] | None = None,
+        shield: bool = False,
+        notes: str = "",
+    ) -> Character:
+        name = clean_name(name, "character")
+        attributes = clean_stats("attribute", attributes)
+        skills = clean_stats("skill", skills)
+        check_notes(notes)
+        async with self._write() as db:
+            is_gm = await self._role(db, guild_id, campaign_id, actor_id)
+            if is_npc:
+                if not is_gm:
+                    raise PermissionDenied("Only a GM of this campaign can create NPCs.")
+                owner = actor_id
+            else:
+                owner = actor_id if owner_id is None else owner_id
+                if owner != actor_id and not is_gm:
+                    raise PermissionDenied(
+                        "Only a GM of this campaign can create characters for other players."
+                    )
+            rows = await _rows(
+                db,
+                "INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, "
+                "shield, notes) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
+                (
+                    campaign_id,
+                    name,
+                    name.casefold(),
+                    owner,
+                    int(bool(is_npc)),
+                    int(bool(shield)),
+                    notes,
+                ),
+            )
+            if not rows:
+                raise NameTaken(
+                    f"There is already a character named {name!r} in this campaign. "
+                    "Pick another name."
+                )
+            character_id = rows[0][0]
+            await self._write_stats(db, character_id, "attribute", attributes)
+            await self._write_stats(db, character_id, "skill", skills)
+            if not is_npc:
+                await self._activate_if_first(db, campaign_id, owner, character_id)
+            return await self._character_by_id(db, guild_id, campaign_id, character_id)
+
+    async def get_character(self, guild_id: int, campaign_id: int, name: str) -> Character:
+        rows = await self._query(
+            CHARACTER_SELECT + " WHERE c.guild_id = ? AND c.id = ? AND ch.name_key = ?",
+            (guild_id, campaign_id, _key(name)),
+        )
+        if not rows:
+            raise _no_character(name)
+        return character_from_row(rows[0])
+
+    async def find_characters(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        prefix: str = "",
+        *,
+        owner_id: int | None = None,
+        is_npc: bool | None = None,
+        limit: int = 25,
+    ) -> list[Character]:
+        if limit <= 0:
+            return []
+        pattern = _key(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        sql = CHARACTER_SELECT + (
+            " WHERE c.guild_id = ? AND c.id = ? AND ch.name_key LIKE ? ESCAPE '\\'"
+        )
+        params: list[Any] = [guild_id, campaign_id, f"%{pattern}%"]
+        if owner_id is not None:
+            sql += " AND ch.owner_id = ?"
+            params.append(owner_id)
+        if is_npc is not None:
+            sql += " AND ch.is_npc = ?"
+            params.append(int(bool(is_npc)))
+        sql += " ORDER BY ch.name_key LIMIT ?"
+        params.append(min(limit, 1000))
+        return [character_from_row(row) for row in await self._query(sql, params)]
+
+    async def set_stat(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        kind: str,
+        stat: str,
+        value: int,
+    ) -> Character:
+        check_kind(kind)
+        stat = clean_name(stat, kind)
+        check_stat(kind, stat, value)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            rows = await _rows(
+                db,
+                "SELECT count(*), coalesce(sum(name_key = ?), 0) FROM character_stats "
+                "WHERE character_id = ? AND kind = ?",
+                (stat.casefold(), access.id, kind),
+            )
+            count, exists = rows[0]
+            if not exists and count >= STAT_COUNTS[kind]:
+                raise InvalidValue(
+                    f"{access.name} already has {count} {kind}s, the limit. Remove one first."
+                )
+            await db.execute(INSERT_STAT, (access.id, kind, stat.casefold(), stat, value))
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def adjust_stat(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        kind: str,
+        stat: str,
+        delta: int,
+    ) -> Character:
+        check_kind(kind)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            rows = await _rows(
+                db,
+                "UPDATE character_stats SET value = value + ? "
+                "WHERE character_id = ? AND kind = ? AND name_key = ? RETURNING name, value",
+                (delta, access.id, kind, _key(stat)),
+            )
+            if not rows:
+                raise NotFound(f"{access.name} has no {kind} named {stat!r}.")
+            check_stat(kind, rows[0][0], rows[0][1])  # out of range: rolled back
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def remove_stat(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str, kind: str, stat: str
+    ) -> Character:
+        check_kind(kind, weapon_ok=True)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            if kind == "weapon":
+                cursor = await db.execute(
+                    "DELETE FROM weapons WHERE character_id = ? AND name_key = ?",
+                    (access.id, _key(stat)),
+                )
+            else:
+                cursor = await db.execute(
+                    "DELETE FROM character_stats "
+                    "WHERE character_id = ? AND kind = ? AND name_key = ?",
+                    (access.id, kind, _key(stat)),
+                )
+            if cursor.rowcount == 0:
+                raise NotFound(f"{access.name} has no {kind} named {stat!r}.")
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def set_weapon(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str, weapon: Weapon
+    ) -> Character:
+        weapon = clean_weapon(weapon)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            rows = await _rows(
+                db,
+                "SELECT count(*), coalesce(sum(name_key = ?), 0) FROM weapons "
+                "WHERE character_id = ?",
+                (weapon.name.casefold(), access.id),
+            )
+            count, exists = rows[0]
+            if not exists and count >= MAX_WEAPONS:
+                raise InvalidValue(
+                    f"{access.name} already has {count} weapons, the limit. Remove one first."
+                )
+            await self._write_weapons(db, access.id, [weapon])
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def update_character(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        *,
+        shield: bool | None = None,
+        notes: str | None = None,
+        new_name: str | None = None,
+        owner_id: int | None = None,
+    ) -> Character:
+        if notes is not None:
+            check_notes(notes)
+        if new_name is not None:
+            new_name = clean_name(new_name, "character")
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            if owner_id is not None and owner_id != access.owner_id:
+                if not access.actor_is_gm:
+                    raise PermissionDenied("Only a GM of this campaign can give a character away.")
+                await db.execute(
+                    "UPDATE characters SET owner_id = ? WHERE id = ?", (owner_id, access.id)
+                )
+                # The old owner may no longer use it, unless they are a GM.
+                await db.execute(
+                    "DELETE FROM active_characters WHERE character_id = ?1 AND user_id != ?2 "
+                    "AND user_id NOT IN (SELECT user_id FROM campaign_gms WHERE campaign_id = ?3)",
+                    (access.id, owner_id, campaign_id),
+                )
+                if not access.is_npc:
+                    await self._activate_if_first(db, campaign_id, owner_id, access.id)
+            if new_name is not None and new_name != access.name:
+                clash = await _rows(
+                    db,
+                    "SELECT name FROM characters "
+                    "WHERE campaign_id = ? AND name_key = ? AND id != ?",
+                    (campaign_id, new_name.casefold(), access.id),
+                )
+                if clash:
+                    raise NameTaken(
+                        f"There is already a character named {clash[0][0]!r} in this campaign. "
+                        "Pick another name."
+                    )
+                await db.execute(
+                    "UPDATE characters SET name = ?, name_key = ? WHERE id = ?",
+                    (new_name, new_name.casefold(), access.id),
+                )
+            if shield is not None:
+                await db.execute(
+                    "UPDATE characters SET shield = ? WHERE id = ?", (int(bool(shield)), access.id)
+                )
+            if notes is not None:
+                await db.execute("UPDATE characters SET notes = ? WHERE id = ?", (notes, access.id))
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def delete_character(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str
+    ) -> None:
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            # Stats, weapons and active choices go with it (ON DELETE CASCADE); projects keep
+            # going without a character; the roll log keeps the name.
+            await db.execute("DELETE FROM characters WHERE id = ?", (access.id,))
+
+    async def set_active_character(
+        self, guild_id: int, campaign_id: int, user_id: int, character: str
+    ) -> Character:
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, user_id, character)
+            if not access.actor_is_gm:
+                if access.is_npc:
+                    raise PermissionDenied("Only a GM of this campaign can play NPCs.")
+                if access.owner_id != user_id:
+                    raise PermissionDenied("You can only make your own characters active.")
+            await db.execute(
+                "INSERT INTO active_characters (campaign_id, user_id, character_id) "
+                "VALUES (?, ?, ?) ON CONFLICT (campaign_id, user_id) "
+                "DO UPDATE SET character_id = excluded.character_id",
+                (campaign_id, user_id, access.id),
+            )
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def get_active_character(
+        self, guild_id: int, campaign_id: int, user_id: int
+    ) -> Character | None:
+        rows = await self._query(ACTIVE_CHARACTER, (campaign_id, user_id, guild_id))
+        return character_from_row(rows[0]) if rows else None
+
+    # ---- crafting -----------------------------------------------------------------------
+    async def start_project(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        owner_id: int,
+        item: str,
+        quality: int = 0,
+        character_id: int | None = None,
+    ) -> CraftProject:
+        item = clean_name(item, "item")
+        check_quality(quality)
+        async with self._write() as db:
+            is_gm = await self._role(db, guild_id, campaign_id, owner_id)
+            if character_id is not None:
+                rows = await _rows(
+                    db,
+                    "SELECT owner_id, is_npc FROM characters WHERE id = ? AND campaign_id = ?",
+                    (character_id, campaign_id),
+                )
+                if not rows:
+                    raise NotFound("That character is not in this campaign.")
+                if not is_gm and (rows[0][0] != owner_id or rows[0][1]):
+                    raise PermissionDenied("You can only craft with your own characters.")
+            rows = await _rows(
+                db,
+                "INSERT INTO craft_projects (campaign_id, owner_id, item, item_key, quality, "
+                "character_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                (campaign_id, owner_id, item, item.casefold(), quality, character_id),
+            )
+            if not rows:
+                raise NameTaken(
+                    f"You already have an unfinished project named {item!r}. "
+                    "Finish it first, or pick another name."
+                )
+            return await self._project_by_id(db, guild_id, campaign_id, rows[0][0])
+
+    async def _project_by_id(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, project_id: int
+    ) -> CraftProject:
+        rows = await _rows(
+            db,
+            PROJECT_SELECT + " WHERE c.guild_id = ? AND c.id = ? AND p.id = ?",
+            (guild_id, campaign_id, project_id),
+        )
+        if not rows:
+            raise NotFound("That crafting project no longer exists.")
+        return project_from_row(rows[0])
+
+    async def get_project(
+        self, guild_id: int, campaign_id: int, owner_id: int, item: str
+    ) -> CraftProject:
+        rows = await self._query(
+            PROJECT_SELECT + " WHERE c.guild_id = ? AND c.id = ? AND p.owner_id = ? "
+            "AND p.item_key = ? AND p.finished = 0",
+            (guild_id, campaign_id, owner_id, _key(item)),
+        )
+        if not rows:
+            raise NotFound(
+                f"You have no unfinished project named {item!r} in this campaign. "
+                "Check the name, or start one."
+            )
+        return project_from_row(rows[0])
+
+    async def list_projects(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        owner_id: int | None = None,
+        *,
+        include_finished: bool = False,
+    ) -> list[CraftProject]:
+        sql = PROJECT_SELECT + " WHERE c.guild_id = ? AND c.id = ?"
+        params: list[Any] = [guild_id, campaign_id]
+        if owner_id is not None:
+            sql += " AND p.owner_id = ?"
+            params.append(owner_id)
+        if not include_finished:
+            sql += " AND p.finished = 0"
+        sql += " ORDER BY p.finished, p.item_key, p.id"
+        return [project_from_row(row) for row in await self._query(sql, params)]
+
+    async def apply_craft_roll(
+        self, project: CraftProject, expected_quality: int, new_quality: int, record: RollRecord
+    ) -> CraftProject:
+        check_quality(new_quality)
+        if record.campaign_id != project.campaign_id:
+            raise InvalidValue("That roll belongs to another campaign than the project.")
+        guild_id, campaign_id = record.guild_id, project.campaign_id
+        async with self._write() as db:
+            if record.interaction_id is not None:
+                # A retried interaction: the first attempt already applied and logged it.
+                done = await _rows(
+                    db,
+                    "SELECT project_id FROM roll_log WHERE interaction_id = ? "
+                    "AND guild_id = ? AND campaign_id = ?",
+                    (record.interaction_id, guild_id, campaign_id),
+                )
+                if done and done[0][0] == project.id:
+                    return await self._project_by_id(db, guild_id, campaign_id, project.id)
+            rows = await _rows(
+                db,
+                "SELECT p.item, p.owner_id, p.finished, p.quality,"
+                "       EXISTS (SELECT 1 FROM campaign_gms AS g"
+                "                WHERE g.campaign_id = c.id AND g.user_id = ?)"
+                "  FROM craft_projects AS p JOIN campaigns AS c ON c.id = p.campaign_id"
+                " WHERE p.id = ? AND c.id = ? AND c.guild_id = ?",
+                (record.user_id, project.id, campaign_id, guild_id),
+            )
+            if not rows:
+                raise NotFound("That crafting project no longer exists.")
+            item, owner_id, finished, quality, is_gm = rows[0]
+            if owner_id != record.user_id and not is_gm:
+                raise PermissionDenied("You can only roll for your own crafting projects.")
+            if finished:
+                raise InvalidValue(f"{item!r} is already finished. Start a new project.")
+            if quality != expected_quality:
+                raise Conflict(
+                    f"Another roll for {item!r} landed first (its quality is now {quality}). "
+                    "Roll again."
+                )
+            await db.execute(
+                "UPDATE craft_projects SET quality = ?, rolls = rolls + 1 WHERE id = ?",
+                (new_quality, project.id),
+            )
+            logged = list(await db.execute_fetchall(INSERT_ROLL, roll_params(record, project.id)))
+            if not logged:
+                raise InvalidValue("This interaction was already logged for another roll.")
+            return await self._project_by_id(db, guild_id, campaign_id, project.id)
+
+    async def finish_project(
+        self, guild_id: int, campaign_id: int, actor_id: int, item: str
+    ) -> CraftProject:
+        async with self._write() as db:
+            is_gm = await self._role(db, guild_id, campaign_id, actor_id)
+            rows = await _rows(
+                db,
+                "SELECT id, owner_id FROM craft_projects "
+                "WHERE campaign_id = ? AND item_key = ? AND finished = 0 "
+                "ORDER BY owner_id != ?",
+                (campaign_id, _key(item), actor_id),
+            )
+            mine = [row for row in rows if row[1] == actor_id]
+            if mine:
+                project_id = mine[0][0]
+            elif is_gm and len(rows) == 1:
+                project_id = rows[0][0]
+            elif is_gm and rows:
+                raise InvalidValue(
+                    f"Several players have an unfinished project named {item!r}; "
+                    "its owner has to finish theirs."
+                )
+            else:
+                raise NotFound(
+                    f"You have no unfinished project named {item!r} in this campaign. "
+                    "Check the name."
+                )
+            await db.execute(
+                f"UPDATE craft_projects SET finished = 1, finished_at = {NOW_SQL} WHERE id = ?",
+                (project_id,),
+            )
+            return await self._project_by_id(db, guild_id, campaign_id, project_id)
+
+    # ---- roll log -----------------------------------------------------------------------
+    async def log_roll(self, record: RollRecord) -> int:
+        params = roll_params(record)
+        rows = await self._query(INSERT_ROLL, params, write=True)
+        if rows:
+            return rows[0][0]
+        # Nothing inserted: either this interaction is logged already, or the campaign is not
+        # in this guild.
+        if record.interaction_id is not None:
+            rows = await self._query(
+                "SELECT id, guild_id, campaign_id FROM roll_log WHERE interaction_id = ?",
+                (record.interaction_id,),
+            )
+            if rows:
+                if (rows[0][1], rows[0][2]) != (record.guild_id, record.campaign_id):
+                    raise InvalidValue("This interaction was already logged for another roll.")
+                return rows[0][0]
+        raise NotFound(CAMPAIGN_GONE)
+
+    async def recent_rolls(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+        include_hidden: bool = False,
+    ) -> list[RollRecord]:
+        if limit <= 0:
+            return []
+        sql = f"SELECT {ROLL_COLUMNS} FROM roll_log WHERE campaign_id = ? AND guild_id = ?"
+        params: list[Any] = [campaign_id, guild_id]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        if not include_hidden:
+            sql += " AND hidden = 0"
+        sql += " ORDER BY id DESC LIMIT ?"
+        params.append(min(limit, RECENT_ROLLS_MAX))
+        return [roll_from_row(row) for row in await self._query(sql, params)]
+
+    # ---- pending actions ----------------------------------------------------------------
+    async def create_pending(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        expires_at: datetime,
+    ) -> PendingAction:
+        text = json_text(payload, "action's data")
+        rows = await self._query(
+            "INSERT INTO pending_actions (guild_id, campaign_id, kind, payload, expires_at) "
+            "SELECT c.guild_id, c.id, ?, ?, ? FROM campaigns AS c "
+            "WHERE c.id = ? AND c.guild_id = ? RETURNING id",
+            (kind, text, utc_text(expires_at), campaign_id, guild_id),
+            write=True,
+        )
+        if not rows:
+            raise NotFound(CAMPAIGN_GONE)
+        return pending_from_row(
+            (rows[0][0], guild_id, campaign_id, kind, text, utc_text(expires_at), None, None)
+        )
+
+    async def set_pending_message(
+        self, guild_id: int, pending_id: int, channel_id: int, message_id: int
+    ) -> None:
+        # Nothing to do if it was already claimed (a press can beat this call).
+        await self._query(
+            "UPDATE pending_actions SET channel_id = ?, message_id = ? "
+            "WHERE id = ? AND guild_id = ?",
+            (channel_id, message_id, pending_id, guild_id),
+            write=True,
+        )
+
+    async def get_pending(self, guild_id: int, pending_id: int) -> PendingAction | None:
+        rows = await self._query(
+            PENDING_SELECT + " WHERE id = ? AND guild_id = ?", (pending_id, guild_id)
+        )
+        return pending_from_row(rows[0]) if rows else None
+
+    async def claim_pending(self, guild_id: int, pending_id: int) -> bool:
+        # One DELETE: of two presses (in this process or another) exactly one gets the row.
+        rows = await self._query(
+            "DELETE FROM pending_actions WHERE id = ? AND guild_id = ? RETURNING id",
+            (pending_id, guild_id),
+            write=True,
+        )
+        return bool(rows)
+
+    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
+        if limit <= 0:
+            return []
+        rows = await self._query(
+            PENDING_SELECT + " WHERE expires_at <= ? ORDER BY expires_at, id LIMIT ?",
+            (utc_text(now), limit),
+        )
+        return [pending_from_row(row) for row in rows]
+
+    # ---- import / export / user data ----------------------------------------------------
+    async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
+        return character_document(await self.get_character(guild_id, campaign_id, name))
+
+    async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
+        async with self._read() as db:
+            campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            rows = await db.execute_fetchall(
+                CHARACTER_SELECT + " WHERE c.guild_id = ? AND c.id = ? ORDER BY ch.name_key",
+                (guild_id, campaign_id),
+            )
+            characters = [character_from_row(row) for row in rows]
+        return campaign_document(campaign, characters)
+
+    async def import_data(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+    ) -> list[Character]:
+        plan = parse_import(data)  # ImportRejected before touching the database
+        async with self._write() as db:
+            is_gm = await self._role(db, guild_id, campaign_id, actor_id)
+            if plan.kind == "campaign" and not is_gm:
+                raise PermissionDenied("Only a GM of this campaign can import a whole campaign.")
+            npcs = [sheet.name for sheet in plan.characters if sheet.is_npc]
+            if npcs and not is_gm:
+                raise PermissionDenied(
+                    f"Only a GM of this campaign can import NPCs ({', '.join(npcs[:5])})."
+                )
+            existing = {
+                row[0]: row
+                for row in await db.execute_fetchall(
+                    "SELECT name_key, id, name, owner_id, is_npc FROM characters "
+                    "WHERE campaign_id = ?",
+                    (campaign_id,),
+                )
+            }
+            clashes = [
+                existing[s.name.casefold()]
+                for s in plan.characters
+                if s.name.casefold() in existing
+            ]
+            if clashes and not replace:
+                names = ", ".join(repr(row[2]) for row in clashes[:10])
+                raise NameTaken(
+                    f"This campaign already has {names}. Rename them in the file, or import "
+                    "with replace to overwrite them."
+                )
+            if not is_gm:
+                for row in clashes:
+                    if row[4] or row[3] != actor_id:
+                        raise PermissionDenied(
+                            f"{row[2]!r} is not yours, so the import cannot replace it."
+                        )
+            ids = []
+            for sheet in plan.characters:
+                row = existing.get(sheet.name.casefold())
+                ids.append(await self._import_sheet(db, campaign_id, actor_id, sheet, row))
+            if plan.kind == "character" and not plan.characters[0].is_npc and ids:
+                await self._activate_if_first(db, campaign_id, actor_id, ids[0])
+            if plan.kind == "campaign" and plan.npc_take10 is not None:
+                await db.execute(
+                    "UPDATE campaigns SET npc_take10 = ? WHERE id = ? AND guild_id = ?",
+                    (int(plan.npc_take10), campaign_id, guild_id),
+                )
+            return [await self._character_by_id(db, guild_id, campaign_id, i) for i in ids]
+
+    async def _import_sheet(
+        self,
+        db: aiosqlite.Connection,
+        campaign_id: int,
+        actor_id: int,
+        sheet: CharacterSheet,
+        existing: Sequence[Any] | None,
+    ) -> int:
+        values = (sheet.name, int(sheet.is_npc), int(sheet.shield), sheet.notes)
+        if existing is not None:
+            # Replaced in place: same id and owner, so active choices and projects stay.
+            character_id = existing[1]
+            await db.execute(
+                "UPDATE characters SET name = ?, is_npc = ?, shield = ?, notes = ? WHERE id = ?",
+                (*values, character_id),
+            )
+            await db.execute("DELETE FROM character_stats WHERE character_id = ?", (character_id,))
+            await db.execute("DELETE FROM weapons WHERE character_id = ?", (character_id,))
+        else:
+            rows = await _rows(
+                db,
+                "INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, "
+                "shield, notes) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (campaign_id, sheet.name, sheet.name.casefold(), actor_id, *values[1:]),
+            )
+            character_id = rows[0][0]
+        await self._write_stats(db, character_id, "attribute", sheet.attributes)
+        await self._write_stats(db, character_id, "skill", sheet.skills)
+        await self._write_weapons(db, character_id, sheet.weapons)
+        return character_id
+
+    async def delete_user_data(self, user_id: int) -> None:
+        async with self._write() as db:
+            await db.execute("DELETE FROM roll_log WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM craft_projects WHERE owner_id = ?", (user_id,))
+            await db.execute("DELETE FROM active_characters WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM characters WHERE owner_id = ? AND is_npc = 0", (user_id,))

@@ -1,0 +1,455 @@
+"""Export and import of characters and campaigns as versioned JSON, and import validation.
+
+Pure functions, no database: the store calls them, and the tests check every rule without one.
+
+Format version 1. A character export::
+
+    {
+      "format": "wire-bot",
+      "version": 1,
+      "kind": "character",
+      "exported_at": "2026-11-30T12:00:00Z",
+      "character": CHARACTER
+    }
+
+A campaign export::
+
+    {
+      "format": "wire-bot",
+      "version": 1,
+      "kind": "campaign",
+      "exported_at": "2026-11-30T12:00:00Z",
+      "campaign": {"name": "Night Market", "npc_take10": true},
+      "characters": [CHARACTER, ...]
+    }
+
+where CHARACTER is::
+
+    {
+      "name": "Ash",                          required; 1-64 characters, one line
+      "is_npc": false,                        optional, default false
+      "attributes": {"Strength": 3},          optional; at most 20; values -10..30
+      "skills": {"Parry": 4},                 optional; at most 60; values 0..10
+      "weapons": [                            optional; at most 10
+        {"name": "Sabre", "base": 4, "attribute": "Strength", "skill": "Melee weapons"}
+      ],                                      base 0..50; all four fields required
+      "shield": false,                        optional, default false
+      "notes": ""                             optional; at most 1000 characters
+    }
+
+`exported_at` and the whole `campaign` object (and each of its fields) are optional. Names are
+unique case-insensitively (characters within the file, stats and weapons within a character).
+Unknown fields are errors, so a typo ("skils") is reported rather than silently dropped. Owners,
+ids, crafting projects and the roll log are not exported: an import lands in the importing
+server's campaign, owned by the importing user. Input is capped at 1 MiB and 1,000 characters.
+
+A reader of version N accepts exactly version N; a later format gets a new number and this module
+a converter from the old one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from storage.errors import ImportRejected
+from storage.models import (
+    BASE_MAX,
+    BASE_MIN,
+    MAX_WEAPONS,
+    Campaign,
+    Character,
+    Weapon,
+)
+from storage.validation import (
+    STAT_COUNTS,
+    STAT_RANGES,
+    int_problem,
+    name_problem,
+    notes_problem,
+    type_name,
+)
+
+FORMAT = "wire-bot"
+VERSION = 1
+KINDS = ("character", "campaign")
+MAX_IMPORT_BYTES = 1024 * 1024
+MAX_IMPORT_CHARACTERS = 1000
+
+_HEADER_FIELDS = ("format", "version", "kind", "exported_at")
+_BODY_FIELDS = {"character": ("character",), "campaign": ("campaign", "characters")}
+_CAMPAIGN_FIELDS = ("name", "npc_take10")
+_CHARACTER_FIELDS = ("name", "is_npc", "attributes", "skills", "weapons", "shield", "notes")
+_WEAPON_FIELDS = ("name", "base", "attribute", "skill")
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSheet:
+    """A validated character from an import, ready to write."""
+
+    name: str
+    is_npc: bool = False
+    attributes: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, int] = field(default_factory=dict)
+    weapons: tuple[Weapon, ...] = ()
+    shield: bool = False
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """A validated import: what to write, nothing of how."""
+
+    kind: str
+    characters: tuple[CharacterSheet, ...]
+    campaign_name: str | None = None
+    npc_take10: bool | None = None
+
+
+# ---- export ---------------------------------------------------------------------------------
+
+
+def character_data(character: Character) -> dict[str, Any]:
+    return {
+        "name": character.name,
+        "is_npc": character.is_npc,
+        "attributes": dict(character.attributes),
+        "skills": dict(character.skills),
+        "weapons": [
+            {"name": w.name, "base": w.base, "attribute": w.attribute, "skill": w.skill}
+            for w in character.weapons
+        ],
+        "shield": character.shield,
+        "notes": character.notes,
+    }
+
+
+def _header(kind: str, now: datetime | None) -> dict[str, Any]:
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": kind,
+        "exported_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def character_document(character: Character, now: datetime | None = None) -> dict[str, Any]:
+    return {**_header("character", now), "character": character_data(character)}
+
+
+def campaign_document(
+    campaign: Campaign, characters: list[Character], now: datetime | None = None
+) -> dict[str, Any]:
+    return {
+        **_header("campaign", now),
+        "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10},
+        "characters": [character_data(c) for c in characters],
+    }
+
+
+# ---- import validation ----------------------------------------------------------------------
+
+
+class _JsonObject(dict):
+    """A parsed JSON object that remembers keys written twice (json keeps only the last)."""
+
+    repeated: list[str]
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
+    result = _JsonObject()
+    result.repeated = []
+    for key, value in pairs:
+        if key in result:
+            result.repeated.append(key)
+        result[key] = value
+    return result
+
+
+def parse_import(data: dict[str, Any] | bytes | str) -> ImportPlan:
+    """The import plan, or ImportRejected listing every problem found."""
+    plan, problems = check_import(data)
+    if problems or plan is None:
+        raise ImportRejected(problems or ["input: nothing to import"])
+    return plan
+
+
+def check_import(data: dict[str, Any] | bytes | str) -> tuple[ImportPlan | None, list[str]]:
+    """Validate an export document; return the plan (None if any problem) and every problem."""
+    checker = _Checker()
+    document = checker.load(data)
+    plan = checker.document(document) if document is not None else None
+    return (plan if not checker.problems else None), checker.problems
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def problem(self, path: str, text: str) -> None:
+        self.problems.append(f"{path}: {text}")
+
+    # -- raw input --------------------------------------------------------------------------
+    def load(self, data: dict[str, Any] | bytes | str) -> Any:
+        if isinstance(data, dict):
+            try:
+                size = len(json.dumps(data, ensure_ascii=False).encode())
+            except (TypeError, ValueError) as exc:
+                self.problem("input", f"not JSON data ({exc})")
+                return None
+            if self._too_big(size):
+                return None
+            return data
+        if isinstance(data, str):
+            data = data.encode()
+        if not isinstance(data, bytes | bytearray):
+            self.problem("input", f"expected JSON text, got {type(data).__name__}")
+            return None
+        if self._too_big(len(data)):
+            return None
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            self.problem("input", "not UTF-8 text; save the file as UTF-8")
+            return None
+        try:
+            return json.loads(text, object_pairs_hook=_object_pairs)
+        except json.JSONDecodeError as exc:
+            self.problem(
+                "input", f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            )
+            return None
+        except RecursionError:
+            self.problem("input", "nested too deeply")
+            return None
+
+    def _too_big(self, size: int) -> bool:
+        if size > MAX_IMPORT_BYTES:
+            self.problem(
+                "input", f"{size:,} bytes is over the limit of 1 MiB ({MAX_IMPORT_BYTES:,})"
+            )
+            return True
+        return False
+
+    # -- structure --------------------------------------------------------------------------
+    def obj(self, value: Any, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
+        """The object at `path` after reporting unknown and repeated keys; None if no object."""
+        if not isinstance(value, dict):
+            self.problem(path, f"expected an object, got {type_name(value)}")
+            return None
+        prefix = f"{path}." if path else ""
+        for key in getattr(value, "repeated", []):
+            self.problem(f"{prefix}{_show(key)}", "written twice; keep one")
+        for key in value:
+            if key not in fields:
+                self.problem(f"{prefix}{_show(key)}", "unknown field")
+        return value
+
+    def document(self, document: Any) -> ImportPlan | None:
+        if not isinstance(document, dict):
+            self.problem("input", f"expected a JSON object, got {type_name(document)}")
+            return None
+        kind = document.get("kind")
+        body = _BODY_FIELDS.get(kind) if isinstance(kind, str) else None
+        self.obj(document, "", _HEADER_FIELDS + (body or ("character", "campaign", "characters")))
+        if document.get("format") != FORMAT:
+            self.problem(
+                "format",
+                f"expected {FORMAT!r}, got {_show_value(document.get('format'))}; "
+                "is this a WIRE bot export?",
+            )
+        version = document.get("version")
+        if "version" not in document:
+            self.problem("version", f"missing (this bot reads version {VERSION})")
+            return None
+        if version != VERSION or isinstance(version, bool):
+            self.problem(
+                "version",
+                f"{_show_value(version)} is not a version this bot reads (it reads {VERSION}); "
+                "export it again with a matching bot",
+            )
+            return None  # another version's body means something else: stop here
+        if kind not in KINDS:
+            self.problem("kind", f"expected 'character' or 'campaign', got {_show_value(kind)}")
+            return None
+        exported_at = document.get("exported_at")
+        if exported_at is not None and not isinstance(exported_at, str):
+            self.problem("exported_at", f"expected text, got {type_name(exported_at)}")
+        if kind == "character":
+            if "character" not in document:
+                self.problem("character", "missing")
+                return None
+            sheet = self.character(document["character"], "character")
+            return ImportPlan("character", (sheet,) if sheet else ())
+        return self.campaign(document)
+
+    def campaign(self, document: dict[str, Any]) -> ImportPlan | None:
+        name: str | None = None
+        npc_take10: bool | None = None
+        settings = document.get("campaign")
+        if settings is not None and self.obj(settings, "campaign", _CAMPAIGN_FIELDS) is not None:
+            if "name" in settings:
+                problem = name_problem(settings["name"])
+                if problem:
+                    self.problem("campaign.name", problem)
+                else:
+                    name = settings["name"].strip()
+            if "npc_take10" in settings:
+                npc_take10 = self.boolean(settings["npc_take10"], "campaign.npc_take10")
+        if "characters" not in document:
+            self.problem("characters", "missing")
+            return None
+        entries = document["characters"]
+        if not isinstance(entries, list):
+            self.problem("characters", f"expected a list, got {type_name(entries)}")
+            return None
+        if len(entries) > MAX_IMPORT_CHARACTERS:
+            self.problem(
+                "characters", f"{len(entries)} entries is over the limit of {MAX_IMPORT_CHARACTERS}"
+            )
+        sheets: list[CharacterSheet] = []
+        first_path: dict[str, str] = {}
+        for index, entry in enumerate(entries):
+            path = f"characters[{index}]"
+            sheet = self.character(entry, path)
+            entry_name = entry.get("name") if isinstance(entry, dict) else None
+            if isinstance(entry_name, str) and entry_name.strip():
+                key = entry_name.strip().casefold()
+                if key in first_path:
+                    self.problem(
+                        f"{path}.name",
+                        f"{entry_name.strip()!r} is already used by {first_path[key]} "
+                        "(names are case-insensitive)",
+                    )
+                else:
+                    first_path[key] = path
+            if sheet:
+                sheets.append(sheet)
+        return ImportPlan("campaign", tuple(sheets), name, npc_take10)
+
+    def boolean(self, value: Any, path: str) -> bool | None:
+        if not isinstance(value, bool):
+            self.problem(path, f"expected true or false, got {type_name(value)}")
+            return None
+        return value
+
+    def character(self, value: Any, path: str) -> CharacterSheet | None:
+        before = len(self.problems)
+        data = self.obj(value, path, _CHARACTER_FIELDS)
+        if data is None:
+            return None
+        name = ""
+        if "name" not in data:
+            self.problem(f"{path}.name", "missing")
+        else:
+            problem = name_problem(data["name"])
+            if problem:
+                self.problem(f"{path}.name", problem)
+            else:
+                name = data["name"].strip()
+        is_npc = self.boolean(data.get("is_npc", False), f"{path}.is_npc")
+        shield = self.boolean(data.get("shield", False), f"{path}.shield")
+        notes = data.get("notes", "")
+        problem = notes_problem(notes)
+        if problem:
+            self.problem(f"{path}.notes", problem)
+        attributes = self.stats(data.get("attributes", {}), f"{path}.attributes", "attribute")
+        skills = self.stats(data.get("skills", {}), f"{path}.skills", "skill")
+        weapons = self.weapons(data.get("weapons", []), f"{path}.weapons")
+        if len(self.problems) > before:
+            return None
+        return CharacterSheet(
+            name, bool(is_npc), attributes, skills, tuple(weapons), bool(shield), notes
+        )
+
+    def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
+        if not isinstance(value, dict):
+            self.problem(path, f"expected an object of names and numbers, got {type_name(value)}")
+            return {}
+        for key in getattr(value, "repeated", []):
+            self.problem(f"{path}.{_show(key)}", "written twice; keep one")
+        if len(value) > STAT_COUNTS[kind]:
+            self.problem(path, f"{len(value)} entries is over the limit of {STAT_COUNTS[kind]}")
+        low, high = STAT_RANGES[kind]
+        result: dict[str, int] = {}
+        seen: dict[str, str] = {}
+        for raw_name, number in value.items():
+            entry = f"{path}.{_show(raw_name)}"
+            problem = name_problem(raw_name)
+            if problem:
+                self.problem(entry, problem)
+                continue
+            stat = raw_name.strip()
+            if stat.casefold() in seen:
+                self.problem(
+                    entry, f"same name as {seen[stat.casefold()]!r} (names are case-insensitive)"
+                )
+                continue
+            seen[stat.casefold()] = stat
+            problem = int_problem(number, low, high)
+            if problem:
+                self.problem(entry, problem)
+                continue
+            result[stat] = number
+        return result
+
+    def weapons(self, value: Any, path: str) -> list[Weapon]:
+        if not isinstance(value, list):
+            self.problem(path, f"expected a list, got {type_name(value)}")
+            return []
+        if len(value) > MAX_WEAPONS:
+            self.problem(path, f"{len(value)} entries is over the limit of {MAX_WEAPONS}")
+        result: list[Weapon] = []
+        seen: dict[str, str] = {}
+        for index, entry in enumerate(value):
+            entry_path = f"{path}[{index}]"
+            before = len(self.problems)
+            data = self.obj(entry, entry_path, _WEAPON_FIELDS)
+            if data is None:
+                continue
+            texts: dict[str, str] = {}
+            for key in ("name", "attribute", "skill"):
+                if key not in data:
+                    self.problem(f"{entry_path}.{key}", "missing")
+                    continue
+                problem = name_problem(data[key])
+                if problem:
+                    self.problem(f"{entry_path}.{key}", problem)
+                else:
+                    texts[key] = data[key].strip()
+            if "base" not in data:
+                self.problem(f"{entry_path}.base", "missing")
+            else:
+                problem = int_problem(data["base"], BASE_MIN, BASE_MAX)
+                if problem:
+                    self.problem(f"{entry_path}.base", problem)
+            name = texts.get("name")
+            if name is not None:
+                if name.casefold() in seen:
+                    self.problem(
+                        f"{entry_path}.name",
+                        f"{name!r} is already used by {seen[name.casefold()]} "
+                        "(names are case-insensitive)",
+                    )
+                else:
+                    seen[name.casefold()] = entry_path
+            if len(self.problems) == before:
+                result.append(
+                    Weapon(texts["name"], data["base"], texts["attribute"], texts["skill"])
+                )
+        return result
+
+
+def _show(key: str) -> str:
+    """A key as it appears in a problem's path: long ones are cut so the message stays short."""
+    return key if len(key) <= 40 else key[:37] + "..."
+
+
+def _show_value(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,158 @@
+"""Checks on names and numbers, shared by the store's methods and the import validator.
+
+Each check returns a problem phrase (or None) instead of raising, so the import can collect every
+problem under its path ("characters[2].skills.Parry: 14 is above the maximum 10") while a single
+store call turns the first one into an InvalidValue with a fix attached.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from storage.errors import InvalidValue
+from storage.models import (
+    BASE_MAX,
+    BASE_MIN,
+    MAX_ATTRIBUTES,
+    MAX_SKILLS,
+    NAME_MAX,
+    NOTES_MAX,
+    QUALITY_MAX,
+    QUALITY_MIN,
+    SKILL_MAX,
+    SKILL_MIN,
+    STAT_MAX,
+    STAT_MIN,
+    Weapon,
+)
+
+STAT_KINDS = ("attribute", "skill")
+STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX)}
+STAT_COUNTS = {"attribute": MAX_ATTRIBUTES, "skill": MAX_SKILLS}
+
+
+def type_name(value: object) -> str:
+    """How a JSON value's type reads to someone who wrote the file by hand."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def name_problem(value: object) -> str | None:
+    """Why `value` cannot be a name, or None. Leading and trailing spaces do not count."""
+    if not isinstance(value, str):
+        return f"expected text, got {type_name(value)}"
+    name = value.strip()
+    if not name:
+        return "the name is empty"
+    if len(name) > NAME_MAX:
+        return f"the name is {len(name)} characters long, the limit is {NAME_MAX}"
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
+        return "the name contains a line break or another control character"
+    return None
+
+
+def int_problem(value: object, low: int, high: int) -> str | None:
+    """Why `value` is not a whole number in low..high, or None. true/false are not numbers."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"expected a whole number, got {type_name(value)}"
+    if value < low:
+        return f"{value} is below the minimum {low}"
+    if value > high:
+        return f"{value} is above the maximum {high}"
+    return None
+
+
+def notes_problem(value: object) -> str | None:
+    if not isinstance(value, str):
+        return f"expected text, got {type_name(value)}"
+    if len(value) > NOTES_MAX:
+        return f"{len(value)} characters is over the limit of {NOTES_MAX}"
+    return None
+
+
+# ---- raising forms for single store calls ---------------------------------------------------
+
+
+def clean_name(value: object, what: str) -> str:
+    """The name stripped of surrounding spaces, or InvalidValue saying what is wrong."""
+    problem = name_problem(value)
+    if problem:
+        raise InvalidValue(
+            f"The {what} name is not usable: {problem}. Use 1 to {NAME_MAX} characters on one line."
+        )
+    return value.strip()  # type: ignore[union-attr]
+
+
+def check_kind(kind: str, *, weapon_ok: bool = False) -> str:
+    kinds = (*STAT_KINDS, "weapon") if weapon_ok else STAT_KINDS
+    if kind not in kinds:
+        raise InvalidValue(f"Unknown kind {kind!r}: use {', '.join(kinds[:-1])} or {kinds[-1]}.")
+    return kind
+
+
+def check_stat(kind: str, name: str, value: int) -> None:
+    low, high = STAT_RANGES[kind]
+    problem = int_problem(value, low, high)
+    if problem:
+        raise InvalidValue(f"{name}: {problem}. {kind.capitalize()}s go from {low} to {high}.")
+
+
+def check_quality(value: int) -> None:
+    problem = int_problem(value, QUALITY_MIN, QUALITY_MAX)
+    if problem:
+        raise InvalidValue(
+            f"Quality: {problem}. Crafting quality goes from {QUALITY_MIN} to {QUALITY_MAX}."
+        )
+
+
+def check_notes(value: str) -> None:
+    problem = notes_problem(value)
+    if problem:
+        raise InvalidValue(f"Notes: {problem}. Shorten them.")
+
+
+def clean_weapon(weapon: Weapon) -> Weapon:
+    name = clean_name(weapon.name, "weapon")
+    attribute = clean_name(weapon.attribute, "weapon's attribute")
+    skill = clean_name(weapon.skill, "weapon's skill")
+    problem = int_problem(weapon.base, BASE_MIN, BASE_MAX)
+    if problem:
+        raise InvalidValue(
+            f"{name} base damage: {problem}. Base damage goes from {BASE_MIN} to {BASE_MAX}."
+        )
+    return Weapon(name, weapon.base, attribute, skill)
+
+
+def clean_stats(kind: str, stats: dict[str, int] | None) -> dict[str, int]:
+    """A whole attribute or skill table checked: names, values, duplicates, count."""
+    cleaned: dict[str, int] = {}
+    seen: dict[str, str] = {}
+    for raw_name, value in (stats or {}).items():
+        name = clean_name(raw_name, kind)
+        check_stat(kind, name, value)
+        key = name.casefold()
+        if key in seen:
+            raise InvalidValue(
+                f"{kind.capitalize()} {name!r} is listed twice (as {seen[key]!r} too; names "
+                "ignore case). List it once."
+            )
+        seen[key] = name
+        cleaned[name] = value
+    if len(cleaned) > STAT_COUNTS[kind]:
+        raise InvalidValue(
+            f"{len(cleaned)} {kind}s is over the limit of {STAT_COUNTS[kind]}. Remove some."
+        )
+    return cleaned

@@ -1,0 +1,1 @@
+"""Tests of the campaign storage (storage/), each on a real SQLite file in tmp_path."""

@@ -1,0 +1,130 @@
+"""Who may change what: the owner, another player, a GM; and NPCs."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.errors import NotFound, PermissionDenied
+from storage.models import Weapon
+from storage.sqlite import SqliteStore
+from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+from storage.transfer import character_document
+
+OWN_ONLY = "You can only change your own characters."
+NPC_GM_ONLY = "Only a GM of this campaign can change NPCs."
+
+
+@pytest.fixture
+async def table(store: SqliteStore, make_campaign, make_character):
+    campaign = await make_campaign()
+    await make_character(campaign, "Ash", owner_id=PLAYER, skills={"Parry": 4})
+    await make_character(campaign, "Bo", owner_id=OTHER_PLAYER, skills={"Parry": 4})
+    await make_character(campaign, "Goblin", npc=True, skills={"Parry": 4})
+    return campaign
+
+
+def _changes(store: SqliteStore, campaign_id: int, actor: int, name: str):
+    """Every character-changing call, as (label, coroutine factory)."""
+    return [
+        ("set_stat", lambda: store.set_stat(GUILD, campaign_id, actor, name, "skill", "Parry", 5)),
+        ("adjust", lambda: store.adjust_stat(GUILD, campaign_id, actor, name, "skill", "Parry", 1)),
+        (
+            "weapon",
+            lambda: store.set_weapon(GUILD, campaign_id, actor, name, Weapon("Axe", 1, "S", "M")),
+        ),
+        ("remove", lambda: store.remove_stat(GUILD, campaign_id, actor, name, "skill", "Parry")),
+        ("update", lambda: store.update_character(GUILD, campaign_id, actor, name, notes="x")),
+        ("delete", lambda: store.delete_character(GUILD, campaign_id, actor, name)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("actor", "name", "error"),
+    [
+        (OTHER_PLAYER, "Ash", OWN_ONLY),
+        (PLAYER, "Bo", OWN_ONLY),
+        (PLAYER, "Goblin", NPC_GM_ONLY),
+    ],
+)
+async def test_players_cannot_change_what_is_not_theirs(
+    store: SqliteStore, table, actor: int, name: str, error: str
+) -> None:
+    before = await store.get_character(GUILD, table.id, name)
+    for label, call in _changes(store, table.id, actor, name):
+        with pytest.raises(PermissionDenied) as raised:
+            await call()
+        assert str(raised.value) == error, label
+    assert await store.get_character(GUILD, table.id, name) == before
+
+
+@pytest.mark.parametrize(("actor", "name"), [(PLAYER, "Ash"), (GM, "Ash"), (GM, "Goblin")])
+async def test_owners_and_gms_can_change(store: SqliteStore, table, actor: int, name: str) -> None:
+    for _label, call in _changes(store, table.id, actor, name):
+        await call()
+    with pytest.raises(NotFound):
+        await store.get_character(GUILD, table.id, name)
+
+
+async def test_only_gms_create_npcs_or_characters_for_others(store: SqliteStore, table) -> None:
+    with pytest.raises(PermissionDenied, match="Only a GM of this campaign can create NPCs"):
+        await store.create_character(GUILD, table.id, PLAYER, "Orc", is_npc=True)
+    with pytest.raises(PermissionDenied, match="for other players"):
+        await store.create_character(GUILD, table.id, PLAYER, "Cy", owner_id=OTHER_PLAYER)
+    mine = await store.create_character(GUILD, table.id, PLAYER, "Cy", owner_id=PLAYER)
+    assert mine.owner_id == PLAYER
+    given = await store.create_character(GUILD, table.id, GM, "Di", owner_id=OTHER_PLAYER)
+    assert given.owner_id == OTHER_PLAYER
+    orc = await store.create_character(GUILD, table.id, GM, "Orc", is_npc=True, owner_id=PLAYER)
+    assert orc.owner_id == GM  # an NPC belongs to the GM who made it
+
+
+async def test_only_gms_give_characters_away(store: SqliteStore, table) -> None:
+    with pytest.raises(PermissionDenied, match="give a character away"):
+        await store.update_character(GUILD, table.id, PLAYER, "Ash", owner_id=OTHER_PLAYER)
+    same = await store.update_character(GUILD, table.id, PLAYER, "Ash", owner_id=PLAYER)
+    assert same.owner_id == PLAYER  # naming yourself is no change
+    await store.set_active_character(GUILD, table.id, OTHER_PLAYER, "Bo")
+    ash = await store.update_character(GUILD, table.id, GM, "Ash", owner_id=OTHER_PLAYER)
+    assert ash.owner_id == OTHER_PLAYER
+    assert await store.get_active_character(GUILD, table.id, PLAYER) is None  # not theirs now
+    assert (await store.get_active_character(GUILD, table.id, OTHER_PLAYER)).name == "Bo"
+    with pytest.raises(PermissionDenied, match=OWN_ONLY):
+        await store.set_stat(GUILD, table.id, PLAYER, "Ash", "skill", "Parry", 1)
+
+
+async def test_activating_characters(store: SqliteStore, table) -> None:
+    with pytest.raises(PermissionDenied, match="your own characters active"):
+        await store.set_active_character(GUILD, table.id, PLAYER, "Bo")
+    with pytest.raises(PermissionDenied, match="can play NPCs"):
+        await store.set_active_character(GUILD, table.id, PLAYER, "Goblin")
+    for name in ("Bo", "Goblin", "Ash"):
+        assert (await store.set_active_character(GUILD, table.id, GM, name)).name == name
+    with pytest.raises(NotFound, match="No character named 'Zed'"):
+        await store.set_active_character(GUILD, table.id, GM, "Zed")
+
+
+async def test_crafting_permissions(store: SqliteStore, table) -> None:
+    bo = await store.get_character(GUILD, table.id, "Bo")
+    with pytest.raises(PermissionDenied, match="craft with your own characters"):
+        await store.start_project(GUILD, table.id, PLAYER, "Sword", 0, bo.id)
+    project = await store.start_project(GUILD, table.id, OTHER_PLAYER, "Sword", 0, bo.id)
+    with pytest.raises(PermissionDenied, match="your own crafting projects"):
+        await store.apply_craft_roll(
+            project, 0, 3, roll_record(table, user_id=PLAYER, kind="craft")
+        )
+    with pytest.raises(NotFound):
+        await store.finish_project(GUILD, table.id, PLAYER, "Sword")
+    finished = await store.finish_project(GUILD, table.id, GM, "sword")  # a GM may
+    assert finished.finished
+
+
+async def test_import_permissions(store: SqliteStore, table) -> None:
+    goblin = await store.get_character(GUILD, table.id, "Goblin")
+    bo = await store.get_character(GUILD, table.id, "Bo")
+    with pytest.raises(PermissionDenied, match="import NPCs"):
+        await store.import_data(GUILD, table.id, PLAYER, character_document(goblin), replace=True)
+    with pytest.raises(PermissionDenied, match="'Bo' is not yours"):
+        await store.import_data(GUILD, table.id, PLAYER, character_document(bo), replace=True)
+    campaign_doc = await store.export_campaign(GUILD, table.id)
+    with pytest.raises(PermissionDenied, match="import a whole campaign"):
+        await store.import_data(GUILD, table.id, PLAYER, campaign_doc, replace=True)

@@ -1,0 +1,203 @@
+"""The roll log, crafting projects and pending actions."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import fields
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from storage.errors import Conflict, InvalidValue, NameTaken, NotFound
+from storage.models import QUALITY_MAX, RollRecord
+from storage.sqlite import SqliteStore
+from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+
+
+async def test_log_roll_keeps_every_field(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign()
+    ash = await make_character(campaign)
+    when = datetime(2026, 11, 30, 20, 15, 1, 250000, tzinfo=timezone(timedelta(hours=2)))
+    record = roll_record(
+        campaign,
+        character=ash,
+        kind="attack",
+        inputs={"weapon": "Sabre", "mods": [1, -2], "nested": {"ok": True}},
+        die=20,
+        die_source="table",
+        total=27,
+        target=None,
+        success=False,
+        degrees=-3,
+        raw_degrees=-5,
+        damage=11,
+        hidden=True,
+        interaction_id=123456789012345678,
+        created_at=when,
+    )
+    roll_id = await store.log_roll(record)
+    [stored] = await store.recent_rolls(GUILD, campaign.id, include_hidden=True)
+    assert stored.id == roll_id
+    assert stored.created_at == when  # the same moment, given back in UTC
+    assert stored.created_at.tzinfo == UTC
+    for field in fields(RollRecord):
+        if field.name not in ("id", "created_at"):
+            assert getattr(stored, field.name) == getattr(record, field.name), field.name
+
+
+async def test_created_at_defaults_to_now_utc(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    await store.log_roll(roll_record(campaign))
+    [stored] = await store.recent_rolls(GUILD, campaign.id)
+    assert abs(datetime.now(UTC) - stored.created_at) < timedelta(seconds=5)
+
+
+async def test_logging_is_idempotent_per_interaction(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    record = roll_record(campaign, interaction_id=99)
+    ids = await asyncio.gather(*(store.log_roll(record) for _ in range(10)))
+    assert len(set(ids)) == 1
+    assert await store.log_roll(roll_record(campaign, interaction_id=99, die=1)) == ids[0]
+    assert len(await store.recent_rolls(GUILD, campaign.id)) == 1
+    # Without an interaction id every call is a new roll.
+    await store.log_roll(roll_record(campaign))
+    await store.log_roll(roll_record(campaign))
+    assert len(await store.recent_rolls(GUILD, campaign.id)) == 3
+
+
+async def test_unloggable_inputs_are_refused(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    with pytest.raises(InvalidValue, match="not JSON"):
+        await store.log_roll(roll_record(campaign, inputs={"x": object()}))
+    with pytest.raises(InvalidValue, match="not JSON"):
+        await store.log_roll(roll_record(campaign, inputs={"x": float("nan")}))
+
+
+async def test_recent_rolls_newest_first_with_filters(store: SqliteStore, make_campaign) -> None:
+    campaign, other = await make_campaign(), await make_campaign()
+    for n in range(6):
+        user = PLAYER if n % 2 else OTHER_PLAYER
+        await store.log_roll(roll_record(campaign, user_id=user, die=n, hidden=n == 5))
+    await store.log_roll(roll_record(other, die=99))
+    assert [r.die for r in await store.recent_rolls(GUILD, campaign.id)] == [4, 3, 2, 1, 0]
+    assert [r.die for r in await store.recent_rolls(GUILD, campaign.id, include_hidden=True)][
+        :2
+    ] == [5, 4]
+    assert [r.die for r in await store.recent_rolls(GUILD, campaign.id, user_id=PLAYER)] == [3, 1]
+    assert [r.die for r in await store.recent_rolls(GUILD, campaign.id, limit=2)] == [4, 3]
+    assert await store.recent_rolls(GUILD, campaign.id, limit=0) == []
+
+
+async def test_crafting_project_life(store: SqliteStore, make_campaign, make_character) -> None:
+    campaign = await make_campaign()
+    ash = await make_character(campaign)
+    project = await store.start_project(GUILD, campaign.id, PLAYER, "Long sword", 0, ash.id)
+    assert (project.quality, project.rolls, project.finished) == (0, 0, False)
+    assert project.character_id == ash.id
+    with pytest.raises(NameTaken, match="unfinished project named 'long sword'"):
+        await store.start_project(GUILD, campaign.id, PLAYER, "long sword")
+    await store.start_project(GUILD, campaign.id, OTHER_PLAYER, "Long sword")  # theirs: fine
+
+    record = roll_record(campaign, character=ash, kind="craft", interaction_id=5)
+    project = await store.apply_craft_roll(project, 0, 3, record)
+    assert (project.quality, project.rolls) == (3, 1)
+    # The same interaction retried: applied once.
+    assert await store.apply_craft_roll(project, 0, 3, record) == project
+    [logged] = await store.recent_rolls(GUILD, campaign.id)
+    assert logged.kind == "craft"
+
+    stale = project
+    project = await store.apply_craft_roll(project, 3, 5, roll_record(campaign, kind="craft"))
+    with pytest.raises(Conflict, match="landed first \\(its quality is now 5\\)"):
+        await store.apply_craft_roll(stale, 3, 4, roll_record(campaign, kind="craft"))
+    assert (await store.get_project(GUILD, campaign.id, PLAYER, "LONG SWORD")).quality == 5
+    assert len(await store.recent_rolls(GUILD, campaign.id)) == 2  # the loser logged nothing
+
+    with pytest.raises(InvalidValue, match=f"{QUALITY_MAX + 1} is above the maximum {QUALITY_MAX}"):
+        await store.apply_craft_roll(
+            project, 5, QUALITY_MAX + 1, roll_record(campaign, kind="craft")
+        )
+
+    done = await store.finish_project(GUILD, campaign.id, PLAYER, "long sword")
+    assert (done.finished, done.quality, done.rolls) == (True, 5, 2)
+    with pytest.raises(InvalidValue, match="already finished"):
+        await store.apply_craft_roll(done, 5, 6, roll_record(campaign, kind="craft"))
+    with pytest.raises(NotFound):
+        await store.get_project(GUILD, campaign.id, PLAYER, "Long sword")
+    again = await store.start_project(GUILD, campaign.id, PLAYER, "Long sword")  # a new one
+    listed = await store.list_projects(GUILD, campaign.id, PLAYER, include_finished=True)
+    assert [(p.id, p.finished) for p in listed] == [(again.id, False), (done.id, True)]
+    assert len(await store.list_projects(GUILD, campaign.id)) == 2
+
+
+async def test_concurrent_craft_rolls_one_wins(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    project = await store.start_project(GUILD, campaign.id, PLAYER, "Boots")
+    results = await asyncio.gather(
+        *(
+            store.apply_craft_roll(project, 0, n, roll_record(campaign, kind="craft"))
+            for n in range(1, 11)
+        ),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, Conflict) for r in results if isinstance(r, Exception))
+    assert (await store.get_project(GUILD, campaign.id, PLAYER, "Boots")).rolls == 1
+
+
+async def test_gm_finishes_a_players_project_unless_ambiguous(
+    store: SqliteStore, make_campaign
+) -> None:
+    campaign = await make_campaign()
+    await store.start_project(GUILD, campaign.id, PLAYER, "Rope")
+    await store.start_project(GUILD, campaign.id, OTHER_PLAYER, "Rope")
+    with pytest.raises(InvalidValue, match="Several players"):
+        await store.finish_project(GUILD, campaign.id, GM, "Rope")
+    await store.finish_project(GUILD, campaign.id, PLAYER, "Rope")
+    assert (await store.finish_project(GUILD, campaign.id, GM, "rope")).owner_id == OTHER_PLAYER
+
+
+async def test_a_deleted_character_leaves_its_project_and_rolls(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign()
+    ash = await make_character(campaign)
+    await store.start_project(GUILD, campaign.id, PLAYER, "Rope", 0, ash.id)
+    await store.log_roll(roll_record(campaign, character=ash))
+    await store.delete_character(GUILD, campaign.id, PLAYER, "Ash")
+    assert (await store.get_project(GUILD, campaign.id, PLAYER, "Rope")).character_id is None
+    [roll] = await store.recent_rolls(GUILD, campaign.id)
+    assert roll.character_name == "Ash"
+
+
+async def test_pending_actions(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+    late = await store.create_pending(
+        GUILD, campaign.id, "defend", {"attacker": "Ash", "total": 17}, now + timedelta(minutes=5)
+    )
+    early = await store.create_pending(GUILD, campaign.id, "defend", {}, now + timedelta(minutes=1))
+    assert late.payload == {"attacker": "Ash", "total": 17}
+    assert late.expires_at == now + timedelta(minutes=5)
+    await store.set_pending_message(GUILD, late.id, 10, 20)
+    got = await store.get_pending(GUILD, late.id)
+    assert (got.channel_id, got.message_id) == (10, 20)
+    assert await store.expired_pending(now) == []
+    assert [p.id for p in await store.expired_pending(now + timedelta(hours=1))] == [
+        early.id,
+        late.id,
+    ]
+    assert [p.id for p in await store.expired_pending(now + timedelta(hours=1), limit=1)] == [
+        early.id
+    ]
+    # Naive datetimes are taken as UTC.
+    naive = (now + timedelta(minutes=2)).replace(tzinfo=None)
+    assert [p.id for p in await store.expired_pending(naive)] == [early.id]
+    claims = await asyncio.gather(*(store.claim_pending(GUILD, late.id) for _ in range(5)))
+    assert sorted(claims) == [False, False, False, False, True]
+    assert await store.get_pending(GUILD, late.id) is None
+    await store.set_pending_message(GUILD, late.id, 1, 2)  # gone: nothing to do, no error
+    with pytest.raises(InvalidValue, match="not JSON"):
+        await store.create_pending(GUILD, campaign.id, "x", {"a": {1, 2}}, now)

@@ -1,0 +1,365 @@
+"""Export and import: the validator on its own (no database), then through the store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from storage.errors import ImportRejected, NameTaken
+from storage.models import (
+    BASE_MAX,
+    MAX_ATTRIBUTES,
+    MAX_SKILLS,
+    MAX_WEAPONS,
+    NAME_MAX,
+    SKILL_MAX,
+    SKILL_MIN,
+    STAT_MAX,
+    STAT_MIN,
+    Character,
+    Weapon,
+)
+from storage.sqlite import SqliteStore
+from storage.testing import GM, GUILD, PLAYER
+from storage.transfer import (
+    MAX_IMPORT_BYTES,
+    MAX_IMPORT_CHARACTERS,
+    CharacterSheet,
+    character_data,
+    character_document,
+    check_import,
+    parse_import,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "example-campaign.json"
+
+
+def sheet(name: str = "Ash", **fields: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": name,
+        "is_npc": False,
+        "attributes": {"Strength": 3},
+        "skills": {"Parry": 4},
+        "weapons": [{"name": "Sabre", "base": 4, "attribute": "Strength", "skill": "Melee"}],
+        "shield": False,
+        "notes": "",
+    }
+    data.update(fields)
+    return data
+
+
+def campaign_doc(*characters: dict[str, Any], **top: Any) -> dict[str, Any]:
+    return {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "campaign",
+        "campaign": {"name": "Night Market", "npc_take10": True},
+        "characters": list(characters),
+        **top,
+    }
+
+
+def problems(data: Any) -> list[str]:
+    plan, found = check_import(data)
+    assert plan is None or not found
+    return found
+
+
+# ---- the validator ------------------------------------------------------------------------
+
+
+def test_a_valid_campaign_gives_a_plan() -> None:
+    plan = parse_import(campaign_doc(sheet("Ash"), sheet("Goblin", is_npc=True)))
+    assert plan.kind == "campaign"
+    assert plan.campaign_name == "Night Market"
+    assert plan.npc_take10 is True
+    assert [s.name for s in plan.characters] == ["Ash", "Goblin"]
+    assert plan.characters[0] == CharacterSheet(
+        "Ash",
+        False,
+        {"Strength": 3},
+        {"Parry": 4},
+        (Weapon("Sabre", 4, "Strength", "Melee"),),
+    )
+
+
+def test_minimal_character_document() -> None:
+    plan = parse_import(
+        '{"format": "wire-bot", "version": 1, "kind": "character", "character": {"name": " Bo "}}'
+    )
+    assert plan.characters == (CharacterSheet("Bo"),)
+
+
+def test_every_problem_is_reported_at_once_with_its_path() -> None:
+    doc = campaign_doc(
+        sheet("Ash"),
+        sheet("x" * (NAME_MAX + 1)),
+        sheet("Cy", skills={"Parry": 14, "Dodge": -1, "Climb": "3", "Swim": 2.5, "": 1}),
+        sheet("ash"),
+        sheet("Di", colour="red", is_npc="no", notes=5),
+        sheet("Ed", attributes={"Strength": STAT_MAX + 1, "Wits": True}),
+        sheet(
+            "Fa",
+            weapons=[
+                {"name": "Axe", "base": BASE_MAX + 1, "attribute": "S", "skill": "M"},
+                {"name": "axe", "base": 1, "attribute": "S"},
+                "spear",
+            ],
+        ),
+        "not a character",
+        extra=1,
+    )
+    doc["campaign"]["npc_take10"] = "yes"
+    found = problems(doc)
+    expected = [
+        "extra: unknown field",
+        "campaign.npc_take10: expected true or false, got text",
+        f"characters[1].name: the name is {NAME_MAX + 1} characters long, the limit is {NAME_MAX}",
+        f"characters[2].skills.Parry: 14 is above the maximum {SKILL_MAX}",
+        f"characters[2].skills.Dodge: -1 is below the minimum {SKILL_MIN}",
+        "characters[2].skills.Climb: expected a whole number, got text",
+        "characters[2].skills.Swim: expected a whole number, got a number with a fraction",
+        "characters[2].skills.: the name is empty",
+        "characters[3].name: 'ash' is already used by characters[0] (names are case-insensitive)",
+        "characters[4].colour: unknown field",
+        "characters[4].is_npc: expected true or false, got text",
+        "characters[4].notes: expected text, got a whole number",
+        f"characters[5].attributes.Strength: {STAT_MAX + 1} is above the maximum {STAT_MAX}",
+        "characters[5].attributes.Wits: expected a whole number, got true/false",
+        f"characters[6].weapons[0].base: {BASE_MAX + 1} is above the maximum {BASE_MAX}",
+        "characters[6].weapons[1].skill: missing",
+        "characters[6].weapons[1].name: 'axe' is already used by characters[6].weapons[0] "
+        "(names are case-insensitive)",
+        "characters[6].weapons[2]: expected an object, got text",
+        "characters[7]: expected an object, got text",
+    ]
+    assert sorted(found) == sorted(expected)
+    with pytest.raises(ImportRejected) as raised:
+        parse_import(doc)
+    assert raised.value.problems == found
+    assert str(raised.value).startswith("Import rejected, nothing was written: ")
+    assert f"(and {len(found) - 10} more)" in str(raised.value)
+
+
+def test_too_many_entries() -> None:
+    many = sheet(
+        "Ash",
+        attributes={f"A{i}": 1 for i in range(MAX_ATTRIBUTES + 1)},
+        skills={f"S{i}": 1 for i in range(MAX_SKILLS + 1)},
+        weapons=[
+            {"name": f"W{i}", "base": 1, "attribute": "S", "skill": "M"}
+            for i in range(MAX_WEAPONS + 1)
+        ],
+    )
+    assert problems(campaign_doc(many)) == [
+        f"characters[0].attributes: {MAX_ATTRIBUTES + 1} entries is over the limit of "
+        f"{MAX_ATTRIBUTES}",
+        f"characters[0].skills: {MAX_SKILLS + 1} entries is over the limit of {MAX_SKILLS}",
+        f"characters[0].weapons: {MAX_WEAPONS + 1} entries is over the limit of {MAX_WEAPONS}",
+    ]
+    crowd = campaign_doc(*({"name": f"C{i}"} for i in range(MAX_IMPORT_CHARACTERS + 1)))
+    assert problems(crowd) == [
+        f"characters: {MAX_IMPORT_CHARACTERS + 1} entries is over the limit of "
+        f"{MAX_IMPORT_CHARACTERS}"
+    ]
+
+
+def test_input_over_one_mib_is_not_even_parsed() -> None:
+    big = b'{"format": "wire-bot", "notes": "' + b"x" * MAX_IMPORT_BYTES + b'"}'
+    [problem] = problems(big)
+    assert problem.startswith("input: ") and "over the limit of 1 MiB" in problem
+    assert problems(big.decode()) == [problem]
+    [problem] = problems(campaign_doc(sheet(notes="x" * MAX_IMPORT_BYTES)))
+    assert "over the limit of 1 MiB" in problem
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (
+            b'{"format": "wire-bot",',
+            "input: not valid JSON (Expecting property name enclosed in "
+            "double quotes at line 1, column 23)",
+        ),
+        (b"\xff\xfe{}", "input: not UTF-8 text; save the file as UTF-8"),
+        (b"[1, 2]", "input: expected a JSON object, got a list"),
+        (
+            '{"format": "x", "version": 1, "kind": "character", "character": {"name": "A"}}',
+            "format: expected 'wire-bot', got 'x'; is this a WIRE bot export?",
+        ),
+        (
+            '{"format": "wire-bot", "version": 2, "kind": "character"}',
+            "version: 2 is not a version this bot reads (it reads 1); export it again with a "
+            "matching bot",
+        ),
+        (
+            '{"format": "wire-bot", "kind": "character"}',
+            "version: missing (this bot reads version 1)",
+        ),
+        (
+            '{"format": "wire-bot", "version": 1, "kind": "monster"}',
+            "kind: expected 'character' or 'campaign', got 'monster'",
+        ),
+        ('{"format": "wire-bot", "version": 1, "kind": "character"}', "character: missing"),
+        ('{"format": "wire-bot", "version": 1, "kind": "campaign"}', "characters: missing"),
+    ],
+)
+def test_header_problems(raw: bytes | str, expected: str) -> None:
+    assert expected in problems(raw)
+
+
+def test_keys_written_twice_are_reported() -> None:
+    raw = (
+        '{"format": "wire-bot", "version": 1, "kind": "character", "character": '
+        '{"name": "A", "skills": {"Parry": 1, "Parry": 2}, "name": "B"}}'
+    )
+    assert sorted(problems(raw)) == [
+        "character.name: written twice; keep one",
+        "character.skills.Parry: written twice; keep one",
+    ]
+
+
+def test_the_shipped_example_campaign_is_valid() -> None:
+    if not EXAMPLE.exists():
+        pytest.skip("data/example-campaign.json is not there")
+    plan = parse_import(EXAMPLE.read_bytes())
+    assert plan.kind == "campaign"
+    assert plan.characters
+
+
+names = st.text(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=NAME_MAX
+).filter(lambda s: s.strip() == s and s)
+
+
+@st.composite
+def characters(draw: st.DrawFn) -> Character:
+    def table(low: int, high: int, most: int) -> dict[str, int]:
+        keys = draw(st.lists(names, max_size=most, unique_by=str.casefold))
+        return {k: draw(st.integers(low, high)) for k in keys}
+
+    weapon_names = draw(st.lists(names, max_size=MAX_WEAPONS, unique_by=str.casefold))
+    return Character(
+        id=1,
+        campaign_id=1,
+        name=draw(names),
+        owner_id=1,
+        is_npc=draw(st.booleans()),
+        attributes=table(STAT_MIN, STAT_MAX, 5),
+        skills=table(SKILL_MIN, SKILL_MAX, 5),
+        weapons=tuple(
+            Weapon(n, draw(st.integers(0, BASE_MAX)), draw(names), draw(names))
+            for n in weapon_names[:3]
+        ),
+        shield=draw(st.booleans()),
+        notes=draw(st.text(max_size=50)),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(characters())
+def test_any_exported_character_imports_as_itself(character: Character) -> None:
+    text = json.dumps(character_document(character))
+    plan = parse_import(text)
+    [imported] = plan.characters
+    assert character_data(
+        Character(
+            1,
+            1,
+            imported.name,
+            1,
+            imported.is_npc,
+            imported.attributes,
+            imported.skills,
+            imported.weapons,
+            imported.shield,
+            imported.notes,
+        )
+    ) == character_data(character)
+
+
+# ---- through the store --------------------------------------------------------------------
+
+
+def _dump(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+async def test_export_then_import_round_trip(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    source = await make_campaign("Source")
+    await store.update_campaign(GUILD, source.id, GM, npc_take10=False)
+    await make_character(
+        source,
+        "Ash",
+        attributes={"Strength": 3, "Reaction": 2},
+        skills={"Parry": 4, "Dodge": 0},
+        weapons=[Weapon("Sabre", 4, "Strength", "Melee")],
+        shield=True,
+        notes="line one\nline two",
+    )
+    await make_character(source, "Goblin", npc=True, skills={"Spears": 3})
+    exported = await store.export_campaign(GUILD, source.id)
+    assert exported["format"] == "wire-bot" and exported["kind"] == "campaign"
+    text = json.dumps(exported)
+
+    target = await make_campaign("Target")
+    imported = await store.import_data(GUILD, target.id, GM, text)
+    assert [c.name for c in imported] == ["Ash", "Goblin"]
+    again = await store.export_campaign(GUILD, target.id)
+    assert again["characters"] == exported["characters"]
+    assert again["campaign"] == {"name": "Target", "npc_take10": False}
+    assert all(c.owner_id == GM for c in imported)  # owned by whoever imported them
+
+
+async def test_character_import_by_a_player(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    source, target = await make_campaign(), await make_campaign()
+    ash = await make_character(source, "Ash", skills={"Parry": 4})
+    doc = await store.export_character(GUILD, source.id, "ash")
+    assert doc["character"] == character_data(ash)
+    [copy] = await store.import_data(GUILD, target.id, PLAYER, doc)
+    assert (copy.owner_id, copy.skills) == (PLAYER, {"Parry": 4})
+    assert await store.get_active_character(GUILD, target.id, PLAYER) == copy  # first one
+
+
+async def test_name_clash_needs_replace_which_keeps_id_and_owner(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign()
+    ash = await make_character(campaign, "Ash", skills={"Parry": 4, "Dodge": 1})
+    doc = character_document(ash)
+    doc["character"]["skills"] = {"Parry": 7}
+    doc["character"]["name"] = "ASH"
+    with pytest.raises(NameTaken, match="already has 'Ash'"):
+        await store.import_data(GUILD, campaign.id, PLAYER, doc)
+    [replaced] = await store.import_data(GUILD, campaign.id, PLAYER, doc, replace=True)
+    assert (replaced.id, replaced.owner_id, replaced.name) == (ash.id, PLAYER, "ASH")
+    assert replaced.skills == {"Parry": 7}
+
+
+async def test_a_rejected_import_writes_nothing(
+    store: SqliteStore, store_path: Path, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign()
+    await make_character(campaign, "Ash")
+    before = _dump(store_path)
+    bad = campaign_doc(sheet("New one"), sheet("Bad", skills={"Parry": 99}))
+    with pytest.raises(ImportRejected):
+        await store.import_data(GUILD, campaign.id, GM, bad)
+    clash = campaign_doc(sheet("New one"), sheet("Ash"), campaign={"npc_take10": False})
+    with pytest.raises(NameTaken):
+        await store.import_data(GUILD, campaign.id, GM, clash)  # found late, still all or none
+    assert _dump(store_path) == before
