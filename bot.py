@@ -1,0 +1,237 @@
+"""The WIRE bot's entry point: `python bot.py` (or `make run`).
+
+A Bot subclass that opens the campaign storage and loads the cogs in `setup_hook`, syncs the slash
+commands only when they changed, and shuts down cleanly on SIGINT/SIGTERM.
+
+    python bot.py            run the bot
+    python bot.py --sync     force a command sync at start-up
+    python bot.py --invite   print the invite link and exit
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import random
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.utils.config import TOKEN_HELP, Config, ConfigError, load_config
+from cogs.utils.logs import setup_logging
+from cogs.utils.tree import WireTree
+from storage import Store, open_store
+
+log = logging.getLogger("wire")
+
+EXTENSIONS = (
+    "cogs.rolls",
+    "cogs.combat",
+    "cogs.crafting",
+    "cogs.characters",
+    "cogs.campaigns",
+    "cogs.history",
+    "cogs.help",
+)
+
+# View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
+# Slash command answers need no channel permission at all.
+INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+SHUTDOWN_GRACE = 10.0
+"""Seconds to let interactions in flight finish before closing the database."""
+
+
+def intents() -> discord.Intents:
+    """Least intents: guild events only (no privileged intents, no members, no messages)."""
+    return discord.Intents(guilds=True)
+
+
+class WireBot(commands.Bot):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        store: Store | None = None,
+        rng: random.Random | None = None,
+        force_sync: bool = False,
+        sync_commands: bool = True,
+        background_tasks: bool = True,
+        **options,
+    ) -> None:
+        options.setdefault("intents", intents())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            tree_cls=WireTree,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
+            max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.config = config
+        self._store = store
+        self.rng = rng or random.SystemRandom()
+        """Dice come from here: the OS's randomness, or a seeded Random in tests."""
+        self.force_sync = force_sync
+        self.sync_commands = sync_commands
+        self.background_tasks = background_tasks
+        """Timed loops (the defence-button expiry sweep); tests call them by hand instead."""
+        self.closing = False
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # ---- clock and storage -------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise RuntimeError("The store is opened in setup_hook.")
+        return self._store
+
+    def now(self) -> datetime:
+        """The current time; tests replace it to expire defence buttons without waiting."""
+        return datetime.now(UTC)
+
+    # ---- start-up ----------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        if self._store is None:
+            self._store = await open_store(self.config.database)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.sync_commands:
+            await self.sync_if_changed()
+
+    def command_payload(self, guild: discord.abc.Snowflake | None = None) -> list[dict]:
+        """The JSON Discord gets on a sync, for hashing and for the registration-rules test."""
+        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+
+    async def sync_if_changed(self) -> None:
+        """Sync only when the payload differs from the last synced one (its hash is stored).
+
+        Discord rate-limits command creation, so syncing on every start is not an option.
+        """
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = self.command_payload(guild)
+        digest = hashlib.sha256(
+            json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()
+        key = f"command_hash:{guild.id if guild else 'global'}"
+        if not self.force_sync and await self.store.get_meta(key) == digest:
+            log.info("Commands unchanged since the last sync; not syncing.")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        log.info(
+            "Synced %d commands (%s).", len(synced), f"guild {guild.id}" if guild else "global"
+        )
+
+    async def on_ready(self) -> None:
+        log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        self.tree.finish(interaction, "ok")
+
+    # ---- in-flight work and shutdown ---------------------------------------------------------
+    def track_start(self) -> None:
+        self._in_flight += 1
+        self._idle.clear()
+
+    def track_end(self) -> None:
+        self._in_flight = max(0, self._in_flight - 1)
+        if self._in_flight == 0:
+            self._idle.set()
+
+    async def close(self) -> None:
+        """Refuse new work, let work in flight finish, close the database, then disconnect."""
+        if self.closing:
+            return
+        self.closing = True
+        log.info("Shutting down: %d interactions in flight.", self._in_flight)
+        try:
+            await asyncio.wait_for(self._idle.wait(), SHUTDOWN_GRACE)
+        except TimeoutError:
+            log.warning("Gave up waiting for %d interactions.", self._in_flight)
+        await super().close()
+        if self._store is not None:
+            await self._store.close()
+            log.info("Database closed.")
+
+
+def application_id_from_token(token: str) -> int | None:
+    """A bot token's first part is its user id in base64; for a bot that is the client id."""
+    first = token.split(".", 1)[0]
+    try:
+        return int(base64.b64decode(first + "=" * (-len(first) % 4)).decode())
+    except ValueError:
+        return None
+
+
+def invite_link(client_id: int) -> str:
+    return discord.utils.oauth_url(
+        client_id,
+        permissions=INVITE_PERMISSIONS,
+        scopes=("bot", "applications.commands"),
+    )
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python bot.py", description="Run the WIRE bot.")
+    parser.add_argument("--sync", action="store_true", help="sync slash commands at start-up")
+    parser.add_argument("--invite", action="store_true", help="print the invite link and exit")
+    return parser.parse_args(argv)
+
+
+async def run(config: Config, force_sync: bool) -> int:
+    bot = WireBot(config, force_sync=force_sync)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    try:
+        async with bot:
+            await bot.start(config.token)
+    except discord.LoginFailure:
+        print(f"Discord refused the token in DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused the connection: privileged intents are not needed.", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    load_dotenv()
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.invite:
+        client_id = application_id_from_token(config.token)
+        if client_id is None:
+            print(f"DISCORD_TOKEN does not look like a bot token. {TOKEN_HELP}", file=sys.stderr)
+            return 1
+        print(invite_link(client_id))
+        return 0
+    setup_logging(config.log_level, secret=config.token)
+    started = time.monotonic()
+    code = asyncio.run(run(config, args.sync))
+    log.info("Stopped after %.0f s.", time.monotonic() - started)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""/campaign: campaigns, their GMs and settings, and which channel plays which campaign.
+
+A server's default campaign needs no set-up (the first roll makes it); a table that runs
+several campaigns creates them and binds each channel to one with /campaign use.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils.embeds import NEUTRAL, clip
+from cogs.utils.errors import UserError
+from cogs.utils.options import Name
+from cogs.utils.rolling import load_roller
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+
+async def campaign_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    bot: WireBot = interaction.client  # type: ignore[assignment]
+    if interaction.guild_id is None:
+        return []
+    campaigns = await bot.store.list_campaigns(interaction.guild_id)
+    folded = current.casefold()
+    return [
+        app_commands.Choice(name=c.name[:100], value=c.name[:100])
+        for c in campaigns
+        if folded in c.name.casefold()
+    ][:25]
+
+
+class Campaigns(commands.GroupCog, group_name="campaign"):
+    """Campaigns: create, use in this channel, info, settings, GMs, export."""
+
+    gm = app_commands.Group(name="gm", description="Add or remove a GM of this channel's campaign")
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="create", description="Create a campaign and play it in this channel"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(name="The campaign's name (unique in this server)")
+    async def create(self, interaction: discord.Interaction, name: Name) -> None:
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None:
+            raise UserError("Campaigns live in a server.")
+        store = self.bot.store
+        campaign = await store.create_campaign(guild_id, name.strip(), interaction.user.id)
+        await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
+        await interaction.response.send_message(
+            f"Created **{campaign.name}** with you as its GM; this channel now plays it. "
+            "Bind other channels with `/campaign use`."
+        )
+
+    @app_commands.command(name="use", description="Play a campaign in this channel (its GMs only)")
+    @app_commands.guild_only()
+    @app_commands.describe(name="The campaign")
+    @app_commands.autocomplete(name=campaign_names)
+    async def use(self, interaction: discord.Interaction, name: Name) -> None:
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None:
+            raise UserError("Campaigns live in a server.")
+        store = self.bot.store
+        campaign = await store.get_campaign(guild_id, name)
+        campaign = await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
+        await interaction.response.send_message(f"This channel now plays **{campaign.name}**.")
+
+    @app_commands.command(name="list", description="The campaigns in this server")
+    @app_commands.guild_only()
+    async def list_(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        campaigns = await self.bot.store.list_campaigns(roller.guild_id)
+        lines = [
+            f"**{c.name}**" + (" ← this channel" if c.id == roller.campaign.id else "")
+            for c in campaigns
+        ]
+        embed = discord.Embed(
+            title="Campaigns", description=clip("\n".join(lines), 4096), colour=NEUTRAL
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="info", description="This channel's campaign: GMs and settings")
+    @app_commands.guild_only()
+    async def info(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        campaign = roller.campaign
+        embed = discord.Embed(title=clip(campaign.name, 256), colour=NEUTRAL)
+        if campaign.is_default:
+            embed.description = "This server's default campaign."
+        embed.add_field(name="GMs", value=clip(", ".join(f"<@{g}>" for g in campaign.gm_ids), 1024))
+        embed.add_field(name="NPC defences", value="take 10" if campaign.npc_take10 else "rolled")
+        embed.add_field(
+            name="Hidden rolls go to",
+            value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs",
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="settings", description="Change this campaign's settings (GMs)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        npc_take10="NPC defences take 10 (on) or are rolled (off)",
+        gm_channel="Where hidden rolls are shown to the GMs",
+        clear_gm_channel="Send hidden rolls to the GMs' DMs again",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        npc_take10: bool | None = None,
+        gm_channel: discord.TextChannel | None = None,
+        clear_gm_channel: bool = False,
+    ) -> None:
+        if npc_take10 is None and gm_channel is None and not clear_gm_channel:
+            raise UserError("Nothing to change: give npc_take10, gm_channel or clear_gm_channel.")
+        if gm_channel is not None and clear_gm_channel:
+            raise UserError("Give gm_channel or clear_gm_channel, not both.")
+        roller = await load_roller(self.bot, interaction)
+        campaign = await self.bot.store.update_campaign(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            npc_take10=npc_take10,
+            gm_channel_id=gm_channel.id if gm_channel else None,
+            clear_gm_channel=clear_gm_channel,
+        )
+        where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
+        await interaction.response.send_message(
+            f"**{campaign.name}**: NPC defences "
+            f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}.",
+            ephemeral=True,
+        )
+
+    @gm.command(name="add", description="Make someone a GM of this channel's campaign (GMs)")
+    @app_commands.guild_only()
+    @app_commands.describe(user="The new GM")
+    async def gm_add(self, interaction: discord.Interaction, user: discord.User) -> None:
+        roller = await load_roller(self.bot, interaction)
+        campaign = await self.bot.store.add_gm(
+            roller.guild_id, roller.campaign.id, roller.user_id, user.id
+        )
+        await interaction.response.send_message(
+            f"{user.mention} is now a GM of **{campaign.name}**."
+        )
+
+    @gm.command(name="remove", description="Remove a GM of this channel's campaign (GMs)")
+    @app_commands.guild_only()
+    @app_commands.describe(user="The GM to remove")
+    async def gm_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
+        roller = await load_roller(self.bot, interaction)
+        campaign = await self.bot.store.remove_gm(
+            roller.guild_id, roller.campaign.id, roller.user_id, user.id
+        )
+        await interaction.response.send_message(
+            f"{user.mention} is no longer a GM of **{campaign.name}**."
+        )
+
+    @app_commands.command(name="export", description="Export the campaign's sheets as JSON (GMs)")
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        if not roller.campaign.is_gm(roller.user_id):
+            raise UserError(f"Only a GM of {roller.campaign.name} can export it.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await self.bot.store.export_campaign(roller.guild_id, roller.campaign.id)
+        raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
+        await interaction.followup.send(
+            f"{roller.campaign.name}: import it anywhere with `/character import`.",
+            file=discord.File(io.BytesIO(raw), filename="campaign.json"),
+            ephemeral=True,
+        )
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Campaigns(bot))

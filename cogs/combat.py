@@ -1,0 +1,451 @@
+"""/attack, and the defence buttons a player-character target presses.
+
+An attack on a player character waits for that player: the bot posts the attack with Parry /
+Dodge (and Block with a shield) buttons. The attack waits in the database, not in memory, and the
+buttons are `DynamicItem`s whose custom id names it, so they keep working after a restart; a
+press after the time limit turns the message into a note that the attack expired.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from cogs.rolls import DEFENCE_CHOICES
+from cogs.utils import autocomplete as ac
+from cogs.utils.embeds import FAILURE, NEUTRAL, clip, combat_embed, modifiers_field
+from cogs.utils.errors import USER_ERRORS, UserError, answer_ephemeral
+from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, Base, DieFace, Mod, Name, Skill, Target
+from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for
+from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
+from cogs.utils.tree import describe_error, log_interaction
+from storage.models import Character, PendingAction
+from wire import limits, text
+from wire.check import Modifier, Roll, stat_line
+from wire.combat import CombatResult, Defence, resolve_attack
+from wire.degrees import Degrees
+from wire.dice import Die, DieSource
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+log = logging.getLogger("wire.combat")
+
+DEFENCE_WINDOW = timedelta(minutes=15)
+"""How long a player-character target has to press a defence button."""
+PENDING_KIND = "attack"
+UNRESOLVED = Degrees(success=True, raw=0, capped=0)
+"""Degrees logged for an attack that still waits for its defence; the defence roll settles it."""
+
+
+def _roll_payload(roll: Roll) -> dict[str, Any]:
+    return {
+        "face": roll.die.face,
+        "source": str(roll.die.source),
+        "modifiers": [[m.label, m.value] for m in roll.modifiers],
+    }
+
+
+def _roll_from_payload(data: dict[str, Any]) -> Roll:
+    return Roll(
+        Die(int(data["face"]), DieSource(data["source"])),
+        tuple(Modifier(str(label), int(value)) for label, value in data["modifiers"]),
+    )
+
+
+def waiting_embed(payload: dict[str, Any], expires: int) -> discord.Embed:
+    """The attack as posted while it waits for the target's defence."""
+    attack = _roll_from_payload(payload["attack"])
+    embed = discord.Embed(
+        title=clip(
+            f"{payload['attacker']}: Attack with {payload['weapon']} on {payload['target']}", 256
+        ),
+        description=(
+            f"**{payload['target']}, choose a defence!** Attack total **{attack.total}**, "
+            f"{payload['base']} base damage.\nOnly {payload['target']}'s player or a GM can "
+            f"choose. Expires <t:{expires}:R>."
+        ),
+        colour=NEUTRAL,
+    )
+    embed.add_field(name="Die", value=text.die_text(attack.die))
+    embed.add_field(name="Modifiers", value=modifiers_field(attack))
+    embed.add_field(name="Total", value=f"**{attack.total}**")
+    return embed
+
+
+class DefenceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wire:def:(?P<pending>[0-9]+):(?P<defence>parry|block|dodge)",
+):
+    """A defence choice for a waiting attack; its custom id is all the state it needs."""
+
+    def __init__(self, pending_id: int, defence: Defence) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=defence.value.capitalize(),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wire:def:{pending_id}:{defence.value}",
+            )
+        )
+        self.pending_id = pending_id
+        self.defence = defence
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> DefenceButton:
+        return cls(int(match["pending"]), Defence(match["defence"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        cog: Combat | None = bot.get_cog("Combat")  # type: ignore[assignment]
+        try:
+            if cog is None or bot.closing:
+                raise UserError("The bot is restarting. Press the button again in a minute.")
+            await cog.resolve_defence(interaction, self.pending_id, self.defence)
+            log_interaction(interaction, "ok")
+        except Exception as error:  # every press is answered, whatever went wrong
+            message, is_bug = describe_error(error)
+            if is_bug:
+                log.error("Defence button failed", exc_info=error)
+            elif not isinstance(error, USER_ERRORS):
+                log.warning("Defence button refused: %s", error)
+            await answer_ephemeral(interaction, message)
+            log_interaction(interaction, "bug" if is_bug else "refused")
+
+
+def defence_view(pending_id: int, target: Character) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for defence in available_defences(target):
+        view.add_item(DefenceButton(pending_id, defence))
+    return view
+
+
+class Combat(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DefenceButton)
+        if self.bot.background_tasks:
+            self.expire_attacks.start()
+
+    async def cog_unload(self) -> None:
+        self.expire_attacks.cancel()
+        self.bot.remove_dynamic_items(DefenceButton)
+
+    # ---- /attack ---------------------------------------------------------------------------
+    @app_commands.command(
+        name="attack", description="Attack: d20 + attribute + skill against the defender's total"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(strength="str")
+    @app_commands.describe(
+        strength="Your attribute for the weapon (e.g. Strength), as a number",
+        skill="Your weapon skill, as a number (0-10)",
+        base="The weapon's base damage",
+        vs="The defender's total",
+        weapon="Attack with a weapon from your sheet instead of str, skill and base",
+        target="The character you attack: an NPC defends at once, a player gets buttons",
+        defence="GMs: the defence the NPC target uses (default: its best)",
+        **ROLL_DESCRIPTIONS,
+    )
+    @app_commands.choices(defence=DEFENCE_CHOICES)
+    @app_commands.autocomplete(weapon=ac.weapon_names, target=ac.any_character, npc=ac.npc_names)
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        base: Base | None = None,
+        vs: Target | None = None,
+        weapon: Name | None = None,
+        target: Name | None = None,
+        defence: app_commands.Choice[str] | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+        npc: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        if (vs is None) == (target is None):
+            raise UserError("Give the defender's total with vs, or a character with target.")
+        if weapon:
+            if strength is not None or skill is not None or base is not None:
+                raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
+            sheet = roller.sheet()
+            arms = sheet.weapon(weapon)
+            if arms is None:
+                raise UserError(
+                    f"{sheet.name} has no weapon {weapon!r}. "
+                    "Add it with /character weapon, or see /character show."
+                )
+            mods = weapon_modifiers(sheet, arms)
+            if mod:
+                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+            base_damage, weapon_name = arms.base, arms.name
+        else:
+            missing = [
+                n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None
+            ]
+            if missing:
+                raise UserError(
+                    f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
+                    "or a weapon from your sheet."
+                )
+            mods = stat_line(strength, skill, mod, attribute_label="Strength", skill_label="Skill")
+            base_damage, weapon_name = limits.BASE.check(base), None
+        die = die_for(self.bot, roll, take10)
+        chosen = Defence(defence.value) if defence else None
+        if target is None:
+            if chosen is not None:
+                raise UserError("A defence goes with a target character, not with vs.")
+            result = resolve_attack(mods, base_damage, die, vs=vs)
+            await self._send_result(interaction, roller, result, weapon_name, None, private)
+            return
+        defender = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, target)
+        if defender.is_npc:
+            await self._attack_npc(
+                interaction, roller, mods, base_damage, die, defender, chosen, weapon_name, private
+            )
+        else:
+            if chosen is not None:
+                raise UserError(f"{defender.name}'s player chooses the defence with the buttons.")
+            if private:
+                raise UserError(
+                    "An attack on a player character is public, so its player can defend. "
+                    "Leave private off."
+                )
+            await self._post_waiting(
+                interaction, roller, Roll(die, mods), base_damage, defender, weapon_name
+            )
+
+    async def _attack_npc(
+        self,
+        interaction: discord.Interaction,
+        roller: Roller,
+        mods: tuple[Modifier, ...],
+        base: int,
+        die: Die,
+        defender: Character,
+        chosen: Defence | None,
+        weapon: str | None,
+        private: bool,
+    ) -> None:
+        if chosen is not None and not roller.campaign.is_gm(interaction.user.id):
+            raise UserError("Only a GM chooses an NPC's defence; leave defence empty.")
+        used = chosen or best_defence(defender)
+        defence_mods = defence_modifiers(defender, used)
+        take10 = roller.campaign.npc_take10
+        defence_roll = Roll(die_for(self.bot, None, take10), defence_mods)
+        result = resolve_attack(mods, base, die, defender=defence_roll, defence=used)
+        await self._send_result(interaction, roller, result, weapon, defender, private)
+
+    async def _send_result(
+        self,
+        interaction: discord.Interaction,
+        roller: Roller,
+        result: CombatResult,
+        weapon: str | None,
+        defender: Character | None,
+        private: bool,
+    ) -> None:
+        embed = combat_embed(
+            roller.name, result, weapon=weapon, opponent=defender.name if defender else None
+        )
+        inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
+        if weapon:
+            inputs["weapon"] = weapon
+        if defender is not None:
+            inputs["target"] = defender.name
+            inputs["defence"] = result.defence.value if result.defence else None
+            inputs["defence_die"] = result.opponent.die.face if result.opponent else None
+        record = record_for(
+            interaction,
+            roller,
+            kind="attack",
+            inputs=inputs,
+            die=result.roll.die,
+            total=result.total,
+            target=result.opponent_total,
+            degrees=result.degrees,
+            damage=result.damage.amount,
+            hidden=private,
+        )
+        await deliver(self.bot, interaction, roller, embed, record, what="attack")
+
+    async def _post_waiting(
+        self,
+        interaction: discord.Interaction,
+        roller: Roller,
+        attack: Roll,
+        base: int,
+        defender: Character,
+        weapon: str | None,
+    ) -> None:
+        expires_at = self.bot.now() + DEFENCE_WINDOW
+        payload = {
+            "attacker": roller.name,
+            "attacker_user": roller.user_id,
+            "attacker_character": roller.character.id if roller.character else None,
+            "weapon": weapon or "a weapon",
+            "base": base,
+            "attack": _roll_payload(attack),
+            "target": defender.name,
+            "target_id": defender.id,
+            "target_owner": defender.owner_id,
+            "channel_id": roller.channel_id,
+        }
+        pending = await self.bot.store.create_pending(
+            roller.guild_id, roller.campaign.id, PENDING_KIND, payload, expires_at
+        )
+        record = record_for(
+            interaction,
+            roller,
+            kind="attack",
+            inputs={"base": base, "weapon": weapon, "target": defender.name, "pending": pending.id},
+            die=attack.die,
+            total=attack.total,
+            target=None,
+            degrees=UNRESOLVED,
+        )
+        embed = waiting_embed(payload, int(expires_at.timestamp()))
+        await deliver(
+            self.bot,
+            interaction,
+            roller,
+            embed,
+            record,
+            what="attack",
+            view=defence_view(pending.id, defender),
+        )
+        try:
+            message = await interaction.original_response()
+            await self.bot.store.set_pending_message(
+                roller.guild_id, pending.id, message.channel.id, message.id
+            )
+        except discord.HTTPException:
+            log.warning("Could not read back the attack message for pending %s", pending.id)
+
+    # ---- the defence buttons ---------------------------------------------------------------
+    async def resolve_defence(
+        self, interaction: discord.Interaction, pending_id: int, defence: Defence
+    ) -> None:
+        store = self.bot.store
+        if interaction.guild_id is None:
+            raise UserError("This button works in a server channel.")
+        pending = await store.get_pending(interaction.guild_id, pending_id)
+        if pending is None:
+            raise UserError("This attack was already resolved or has expired.")
+        payload = pending.payload
+        campaign = await store.campaign_for_channel(
+            interaction.guild_id, payload["channel_id"], interaction.user.id
+        )
+        presser = interaction.user.id
+        if presser != payload["target_owner"] and not campaign.is_gm(presser):
+            raise UserError(f"Only {payload['target']}'s player or a GM can choose this defence.")
+        if self.bot.now() >= pending.expires_at:
+            if await store.claim_pending(interaction.guild_id, pending_id):
+                await interaction.response.edit_message(embed=expired_embed(payload), view=None)
+                return
+            raise UserError("This attack was already resolved or has expired.")
+        defender = await _character_by_id(self.bot, interaction.guild_id, campaign.id, payload)
+        defence_mods = defence_modifiers(defender, defence)
+        attack = _roll_from_payload(payload["attack"])
+        defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
+        attack_mods = attack.modifiers
+        result = resolve_attack(
+            attack_mods, int(payload["base"]), attack.die, defender=defence_roll, defence=defence
+        )
+        if not await store.claim_pending(interaction.guild_id, pending_id):
+            raise UserError("This attack was already resolved.")
+        roller = Roller(
+            campaign,
+            defender,
+            defender.name,
+            presser,
+            interaction.guild_id,
+            interaction.channel_id or payload["channel_id"],
+        )
+        record = record_for(
+            interaction,
+            roller,
+            kind="defend",
+            inputs={
+                "pending": pending_id,
+                "defence": defence.value,
+                "attack_total": attack.total,
+                "base": payload["base"],
+                "attacker": payload["attacker"],
+            },
+            die=defence_roll.die,
+            total=defence_roll.total,
+            target=attack.total,
+            degrees=result.degrees,
+            damage=result.damage.amount,
+        )
+        await store.log_roll(record)
+        embed = combat_embed(
+            payload["attacker"], result, weapon=payload["weapon"], opponent=defender.name
+        )
+        await interaction.response.edit_message(embed=embed, view=None)
+
+    # ---- expiry ------------------------------------------------------------------------------
+    @tasks.loop(minutes=1)
+    async def expire_attacks(self) -> None:
+        await self.sweep_expired()
+
+    async def sweep_expired(self) -> None:
+        """Turn attacks nobody defended in time into a note, so no buttons linger forever."""
+        for pending in await self.bot.store.expired_pending(self.bot.now()):
+            if not await self.bot.store.claim_pending(pending.guild_id, pending.id):
+                continue
+            await self._mark_expired(pending)
+
+    @expire_attacks.before_loop
+    async def _before_expiry(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def _mark_expired(self, pending: PendingAction) -> None:
+        if pending.channel_id is None or pending.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id)
+        message = channel.get_partial_message(pending.message_id)
+        try:
+            await message.edit(embed=expired_embed(pending.payload), view=None)
+        except discord.HTTPException as error:
+            log.info("Could not mark attack %s expired: %s", pending.id, error)
+
+
+async def _character_by_id(
+    bot: WireBot, guild_id: int, campaign_id: int, payload: dict[str, Any]
+) -> Character:
+    """The target as it is now (its sheet may have changed since the attack was posted)."""
+    character = await bot.store.get_character(guild_id, campaign_id, payload["target"])
+    if character.id != payload["target_id"]:
+        raise UserError(f"{payload['target']} is no longer in this campaign.")
+    return character
+
+
+def expired_embed(payload: dict[str, Any]) -> discord.Embed:
+    attack = _roll_from_payload(payload["attack"])
+    embed = discord.Embed(
+        title=clip(f"{payload['attacker']}: Attack on {payload['target']} (expired)", 256),
+        description=(
+            f"No defence was chosen in time. To settle it by hand: "
+            f"`/defend vs:{attack.total} base:{payload['base']}`"
+        ),
+        colour=FAILURE,
+    )
+    embed.add_field(name="Attack total", value=str(attack.total))
+    return embed
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Combat(bot))

@@ -1,0 +1,198 @@
+"""/craft: crafting projects whose quality moves by the degrees of each roll.
+
+Crafting is never decided by one roll, so a project keeps its quality between rolls and
+sessions; each roll and the new quality are stored together, so neither is lost without the other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.rolls import stat_modifiers
+from cogs.utils import autocomplete as ac
+from cogs.utils.embeds import NEUTRAL, clip, craft_embed
+from cogs.utils.errors import UserError
+from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
+from cogs.utils.rolling import deliver, die_for, load_roller, record_for
+from storage.errors import StorageError
+from wire.crafting import resolve_craft
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+
+async def project_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The user's unfinished projects in this channel's campaign."""
+    bot: WireBot = interaction.client  # type: ignore[assignment]
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    try:
+        campaign = await bot.store.campaign_for_channel(
+            interaction.guild_id, interaction.channel_id, interaction.user.id
+        )
+        projects = await bot.store.list_projects(
+            interaction.guild_id, campaign.id, interaction.user.id
+        )
+    except StorageError:
+        return []
+    folded = current.casefold()
+    return [
+        app_commands.Choice(name=f"{p.item} (quality {p.quality})"[:100], value=p.item[:100])
+        for p in projects
+        if folded in p.item.casefold()
+    ][:25]
+
+
+class Crafting(commands.GroupCog, group_name="craft"):
+    """Crafting projects: start one, roll on it, show it, finish it."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="start", description="Start crafting an item at a starting quality")
+    @app_commands.guild_only()
+    @app_commands.describe(item="What you are making", quality="Its quality to begin with (0)")
+    async def start(
+        self, interaction: discord.Interaction, item: Name, quality: Quality = 0
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        project = await self.bot.store.start_project(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            item,
+            quality,
+            roller.character.id if roller.character else None,
+        )
+        await interaction.response.send_message(
+            f"{roller.name} starts crafting **{project.item}** at quality {project.quality}. "
+            f"Roll with `/craft roll item:{project.item} vs:<TN>`."
+        )
+
+    @app_commands.command(
+        name="roll", description="One crafting roll: each DoS +1 quality, each DoF -1"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        item="Your project",
+        vs="The target number (TN) of this crafting roll",
+        attr="Your attribute, as a number",
+        skill="Your crafting skill, as a number (0-10)",
+        attr_name="An attribute from your sheet instead of attr",
+        skill_name="A skill from your sheet instead of skill",
+        mod=ROLL_DESCRIPTIONS["mod"],
+        roll=ROLL_DESCRIPTIONS["roll"],
+        take10=ROLL_DESCRIPTIONS["take10"],
+        private=ROLL_DESCRIPTIONS["private"],
+    )
+    @app_commands.autocomplete(
+        item=project_names, attr_name=ac.attribute_names, skill_name=ac.skill_names
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        item: Name,
+        vs: Target,
+        attr: Attr | None = None,
+        skill: Skill | None = None,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        project = await self.bot.store.get_project(
+            roller.guild_id, roller.campaign.id, roller.user_id, item
+        )
+        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        die = die_for(self.bot, roll, take10)
+        result = resolve_craft(mods, vs, die, project.quality)
+        record = record_for(
+            interaction,
+            roller,
+            kind="craft",
+            inputs={
+                "item": project.item,
+                "vs": vs,
+                "attr": attr,
+                "skill": skill,
+                "attr_name": attr_name,
+                "skill_name": skill_name,
+                "mod": mod,
+                "quality_before": result.quality_before,
+                "quality_after": result.quality_after,
+            },
+            die=die,
+            total=result.check.total,
+            target=vs,
+            degrees=result.check.degrees,
+            hidden=private,
+        )
+        try:
+            await self.bot.store.apply_craft_roll(
+                project, project.quality, result.quality_after, record
+            )
+        except StorageError as error:
+            raise UserError(
+                f"Another roll on {project.item} landed first, so this one was not applied. "
+                "Roll again."
+            ) from error
+        embed = craft_embed(roller.name, project.item, result)
+        await deliver(
+            self.bot, interaction, roller, embed, record, what="crafting roll", logged=True
+        )
+
+    @app_commands.command(name="show", description="Show your crafting projects, or one of them")
+    @app_commands.guild_only()
+    @app_commands.describe(item="One project (default: all your unfinished ones)")
+    @app_commands.autocomplete(item=project_names)
+    async def show(self, interaction: discord.Interaction, item: Name | None = None) -> None:
+        roller = await load_roller(self.bot, interaction)
+        store = self.bot.store
+        if item:
+            projects = [
+                await store.get_project(roller.guild_id, roller.campaign.id, roller.user_id, item)
+            ]
+        else:
+            projects = await store.list_projects(
+                roller.guild_id, roller.campaign.id, roller.user_id
+            )
+        if not projects:
+            raise UserError("You have no crafting projects here. Start one with /craft start.")
+        embed = discord.Embed(title=clip(f"{roller.name}: crafting", 256), colour=NEUTRAL)
+        for project in projects[:25]:
+            embed.add_field(
+                name=clip(project.item, 256),
+                value=f"Quality **{project.quality}** after {project.rolls} roll(s)",
+                inline=False,
+            )
+        if len(projects) > 25:
+            embed.set_footer(text=f"and {len(projects) - 25} more")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="finish", description="Finish a project: it keeps its final quality")
+    @app_commands.guild_only()
+    @app_commands.describe(item="Your project")
+    @app_commands.autocomplete(item=project_names)
+    async def finish(self, interaction: discord.Interaction, item: Name) -> None:
+        roller = await load_roller(self.bot, interaction)
+        project = await self.bot.store.finish_project(
+            roller.guild_id, roller.campaign.id, roller.user_id, item
+        )
+        await interaction.response.send_message(
+            f"{roller.name} finishes **{project.item}** at quality **{project.quality}** "
+            f"after {project.rolls} roll(s)."
+        )
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Crafting(bot))

@@ -1,0 +1,83 @@
+"""/help: the commands with examples, and the rules in brief with the rules text's examples."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils.embeds import NEUTRAL
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+COMMANDS = {
+    "Rolls": (
+        "`/check attr:3 skill:5 vs:13` a check against a target number\n"
+        "`/check attr_name:Strength skill_name:Climbing vs:15` the same from your sheet\n"
+        "`/attack str:3 skill:5 base:5 vs:13` an attack against the defender's total\n"
+        "`/attack weapon:Long sword target:Goblin` from your sheet: an NPC defends at once, "
+        "a player gets Parry/Dodge/Block buttons\n"
+        "`/defend str:1 skill:2 base:5 vs:17` how much of an attack gets through\n"
+        "`/contest attr:2 skill:4 opp_attr:1 opp_skill:3` both sides roll, the higher wins\n"
+        "Every roll takes `mod`, `roll` (a die rolled at the table), `take10` and `private` "
+        "(only you and the GMs see it); GMs add `npc` to roll as an NPC."
+    ),
+    "Crafting": (
+        "`/craft start item:Sword` · `/craft roll item:Sword vs:15 attr:2 skill:4` · "
+        "`/craft show` · `/craft finish item:Sword`"
+    ),
+    "Characters": (
+        "`/character create name:Jaime` · `/character set attribute:Strength value:3` · "
+        "`/character weapon name:Jaime weapon:Long sword base:5 attribute:Strength "
+        "skill:Long swords` · `/character show` · `/character list` · `/character use` · "
+        "`/character remove` · `/character delete` · `/character export` · `/character import`"
+    ),
+    "Campaigns": (
+        "`/campaign create name:Dragonfall` · `/campaign use name:Dragonfall` binds this channel · "
+        "`/campaign info` · `/campaign settings npc_take10:false gm_channel:#gm` · "
+        "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
+        "`/history` the campaign's recent rolls"
+    ),
+}
+
+RULES = (
+    "**Check:** d20 + attribute + skill (+ modifier) against a target number (TN). "
+    "Meeting the TN succeeds.\n"
+    "**Degrees:** one per full two points: DoS = (total - TN) / 2 on a success, "
+    "DoF = (TN - total) / 2 on a failure, rounded down. Never more than 5 applied.\n"
+    "**Combat** is opposed: each attacker DoS adds 1 to the weapon's base damage, each "
+    "defender DoS takes 1 away (never below 0). Block needs a shield. A tie goes to the attacker "
+    "with 0 DoS.\n"
+    "**Example:** Jaime (Strength 3, long swords 5) rolls 15: 23. The goblin takes 10: "
+    "10 + 1 + 2 = 13. 23 - 13 = 10, so 5 DoS: 5 base + 5 DoS = 10 damage. Next round the goblin "
+    "parries with 3 DoS: 5 base - 3 DoS = 2 damage.\n"
+    "**Crafting:** each DoS raises the item's quality by 1, each DoF lowers it by 1."
+)
+
+
+def help_embed() -> discord.Embed:
+    embed = discord.Embed(
+        title="WIRE bot",
+        description="Rolls for WIRE with degrees of success, damage and the odds before the roll.",
+        colour=NEUTRAL,
+    )
+    for name, value in COMMANDS.items():
+        embed.add_field(name=name, value=value, inline=False)
+    embed.add_field(name="The rules in brief", value=RULES, inline=False)
+    return embed
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="The WIRE bot's commands and the rules in brief")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Help(bot))

@@ -1,0 +1,90 @@
+"""/history: the campaign's recent rolls, newest first.
+
+Hidden rolls are listed only for the campaign's GMs, and then the answer is ephemeral, so a
+hidden result never reaches the channel through the log.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils.embeds import NEUTRAL, clip
+from cogs.utils.rolling import load_roller
+from storage.models import RollRecord
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+DESCRIPTION_MAX = 4096
+
+
+def history_line(record: RollRecord) -> str:
+    """One roll in one line: who, what, total against what, degrees and damage."""
+    who = record.character_name or f"<@{record.user_id}>"
+    when = f"<t:{int(record.created_at.timestamp())}:R>" if record.created_at else ""
+    what = record.kind
+    if record.inputs.get("pending") and record.kind == "attack":
+        return f"{when} **{who}** attack: total {record.total}, awaiting a defence"
+    against = f" vs {record.target}" if record.target is not None else ""
+    degrees = f"{record.degrees} {'DoS' if record.success else 'DoF'}"
+    if record.raw_degrees > record.degrees:
+        degrees += f" (capped from {record.raw_degrees})"
+    line = f"{when} **{who}** {what}: {record.total}{against}, {degrees}"
+    if record.damage is not None:
+        line += f", {record.damage} damage"
+    if record.hidden:
+        line += " (hidden)"
+    if record.die_source == "take10":
+        line += " · took 10"
+    return line
+
+
+class History(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="The campaign's recent rolls, newest first")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Only this user's rolls", count="How many rolls (1-25, default 10)")
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        count: app_commands.Range[int, 1, 25] = 10,
+    ) -> None:
+        count = max(1, min(25, count))
+        roller = await load_roller(self.bot, interaction)
+        is_gm = roller.campaign.is_gm(interaction.user.id)
+        records = await self.bot.store.recent_rolls(
+            roller.guild_id,
+            roller.campaign.id,
+            user_id=user.id if user else None,
+            limit=count,
+            include_hidden=is_gm,
+        )
+        title = f"Recent rolls in {roller.campaign.name}"
+        if user:
+            title += f" by {user.display_name}"
+        embed = discord.Embed(title=clip(title, 256), colour=NEUTRAL)
+        if not records:
+            embed.description = "No rolls yet."
+        lines: list[str] = []
+        used = 0
+        for record in records:
+            line = history_line(record)
+            if used + len(line) + 1 > DESCRIPTION_MAX:
+                break
+            lines.append(line)
+            used += len(line) + 1
+        if lines:
+            embed.description = "\n".join(lines)
+        any_hidden = any(r.hidden for r in records)
+        await interaction.response.send_message(embed=embed, ephemeral=any_hidden)
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(History(bot))

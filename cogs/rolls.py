@@ -1,0 +1,324 @@
+"""/check, /defend and /contest: rolls that need no button to finish."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils import autocomplete as ac
+from cogs.utils.embeds import check_embed, combat_embed, contest_embed
+from cogs.utils.errors import UserError
+from cogs.utils.options import (
+    ROLL_DESCRIPTIONS,
+    Attr,
+    Base,
+    DieFace,
+    Mod,
+    Name,
+    Skill,
+    Target,
+)
+from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for
+from cogs.utils.sheets import defence_modifiers
+from wire import limits
+from wire.check import Modifier, Roll, resolve_check, stat_line
+from wire.combat import Defence, resolve_defence
+from wire.contest import resolve_contest
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+DEFENCE_CHOICES = [app_commands.Choice(name=d.value.capitalize(), value=d.value) for d in Defence]
+
+
+def stat_modifiers(
+    roller: Roller,
+    attr: int | None,
+    skill: int | None,
+    attr_name: str | None,
+    skill_name: str | None,
+    mod: int,
+    *,
+    attr_option: str = "attr",
+    skill_option: str = "skill",
+) -> tuple[Modifier, ...]:
+    """Attribute + skill (+ mod), each from a number or, by name, from the roller's sheet."""
+    if attr is not None and attr_name:
+        raise UserError(f"Give {attr_option} or {attr_option}_name, not both.")
+    if skill is not None and skill_name:
+        raise UserError(f"Give {skill_option} or {skill_option}_name, not both.")
+    if attr is None and not attr_name:
+        raise UserError(
+            f"Give the attribute: a number with {attr_option}, "
+            f"or a name from your sheet with {attr_option}_name."
+        )
+    if skill is None and not skill_name:
+        raise UserError(
+            f"Give the skill: a number with {skill_option}, "
+            f"or a name from your sheet with {skill_option}_name."
+        )
+    mods = [
+        roller.attribute(attr_name)
+        if attr_name
+        else Modifier("Attribute", limits.ATTRIBUTE.check(attr, "The attribute")),
+        roller.skill(skill_name)
+        if skill_name
+        else Modifier("Skill", limits.SKILL.check(skill, "The skill")),
+    ]
+    if mod:
+        mods.append(Modifier("Modifier", limits.MODIFIER.check(mod)))
+    return tuple(mods)
+
+
+class Rolls(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="check",
+        description="A standard check: d20 + attribute + skill against a target number",
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        vs="The target number (TN) to meet",
+        attr="Your attribute, as a number",
+        skill="Your skill, as a number (0-10)",
+        attr_name="An attribute from your sheet instead of attr",
+        skill_name="A skill from your sheet instead of skill",
+        label="What the check is for, e.g. Climbing (shown in the reply)",
+        **ROLL_DESCRIPTIONS,
+    )
+    @app_commands.autocomplete(
+        attr_name=ac.attribute_names, skill_name=ac.skill_names, npc=ac.npc_names
+    )
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        vs: Target,
+        attr: Attr | None = None,
+        skill: Skill | None = None,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+        npc: Name | None = None,
+        label: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        die = die_for(self.bot, roll, take10)
+        result = resolve_check(mods, vs, die)
+        title = label or (skill_name and roller.skill(skill_name).label) or "Check"
+        embed = check_embed(roller.name, result, label=title)
+        record = record_for(
+            interaction,
+            roller,
+            kind="check",
+            inputs={
+                "vs": vs,
+                "attr": attr,
+                "skill": skill,
+                "attr_name": attr_name,
+                "skill_name": skill_name,
+                "mod": mod,
+                "label": label,
+            },
+            die=die,
+            total=result.total,
+            target=vs,
+            degrees=result.degrees,
+            hidden=private,
+        )
+        await deliver(self.bot, interaction, roller, embed, record, what="check")
+
+    @app_commands.command(
+        name="defend", description="Defend against an attack: how much of its damage gets through"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        vs="The attacker's total",
+        base="The incoming weapon's base damage",
+        strength="Your attribute for the defence (Strength for a parry), as a number",
+        skill="Your defence skill (parry, block or dodge), as a number (0-10)",
+        defence="Defend from your sheet with this defence instead of str and skill",
+        **ROLL_DESCRIPTIONS,
+    )
+    @app_commands.rename(strength="str")
+    @app_commands.choices(defence=DEFENCE_CHOICES)
+    @app_commands.autocomplete(npc=ac.npc_names)
+    async def defend(
+        self,
+        interaction: discord.Interaction,
+        vs: Target,
+        base: Base,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        defence: app_commands.Choice[str] | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+        npc: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        chosen = Defence(defence.value) if defence else None
+        if chosen is not None:
+            if strength is not None or skill is not None:
+                raise UserError("Give defence (from your sheet) or str and skill, not both.")
+            mods = defence_modifiers(roller.sheet(), chosen)
+            if mod:
+                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+        else:
+            if strength is None or skill is None:
+                raise UserError("Give str and skill as numbers, or pick a defence from your sheet.")
+            mods = stat_line(
+                strength, skill, mod, attribute_label="Strength", skill_label="Defence"
+            )
+        die = die_for(self.bot, roll, take10)
+        result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
+        embed = combat_embed(roller.name, result)
+        record = record_for(
+            interaction,
+            roller,
+            kind="defend",
+            inputs={
+                "vs": vs,
+                "base": base,
+                "str": strength,
+                "skill": skill,
+                "defence": chosen and chosen.value,
+                "mod": mod,
+            },
+            die=die,
+            total=result.total,
+            target=vs,
+            degrees=result.degrees,
+            damage=result.damage.amount,
+            hidden=private,
+        )
+        await deliver(self.bot, interaction, roller, embed, record, what="defence")
+
+    @app_commands.command(
+        name="contest",
+        description="An opposed check outside combat: both sides roll, the higher total wins",
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        attr="Your attribute, as a number",
+        skill="Your skill, as a number (0-10)",
+        attr_name="An attribute from your sheet instead of attr",
+        skill_name="A skill from your sheet instead of skill",
+        opponent="The opposing character (their sheet gives opp_attr_name/opp_skill_name)",
+        opp_attr="The opponent's attribute, as a number",
+        opp_skill="The opponent's skill, as a number (0-10)",
+        opp_attr_name="An attribute from the opponent's sheet",
+        opp_skill_name="A skill from the opponent's sheet",
+        mod="A modifier to your total (default 0)",
+        opp_mod="A modifier to the opponent's total (default 0)",
+        private=ROLL_DESCRIPTIONS["private"],
+        npc=ROLL_DESCRIPTIONS["npc"],
+        label="What the contest is, e.g. Stealth vs Perception",
+    )
+    @app_commands.autocomplete(
+        attr_name=ac.attribute_names,
+        skill_name=ac.skill_names,
+        opponent=ac.any_character,
+        opp_attr_name=ac.opponent_attribute_names,
+        opp_skill_name=ac.opponent_skill_names,
+        npc=ac.npc_names,
+    )
+    async def contest(
+        self,
+        interaction: discord.Interaction,
+        attr: Attr | None = None,
+        skill: Skill | None = None,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        opponent: Name | None = None,
+        opp_attr: Attr | None = None,
+        opp_skill: Skill | None = None,
+        opp_attr_name: Name | None = None,
+        opp_skill_name: Name | None = None,
+        mod: Mod = 0,
+        opp_mod: Mod = 0,
+        private: bool = False,
+        npc: Name | None = None,
+        label: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        mine = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        if opponent:
+            other = await self.bot.store.get_character(
+                roller.guild_id, roller.campaign.id, opponent
+            )
+            opposing = Roller(
+                roller.campaign,
+                other,
+                other.name,
+                roller.user_id,
+                roller.guild_id,
+                roller.channel_id,
+            )
+        else:
+            if opp_attr_name or opp_skill_name:
+                raise UserError("Name the opponent to use names from their sheet.")
+            opposing = Roller(
+                roller.campaign,
+                None,
+                "Opponent",
+                roller.user_id,
+                roller.guild_id,
+                roller.channel_id,
+            )
+        theirs = stat_modifiers(
+            opposing,
+            opp_attr,
+            opp_skill,
+            opp_attr_name,
+            opp_skill_name,
+            opp_mod,
+            attr_option="opp_attr",
+            skill_option="opp_skill",
+        )
+        active = Roll(die_for(self.bot, None, False), mine)
+        passive = Roll(die_for(self.bot, None, False), theirs)
+        result = resolve_contest(active, passive)
+        embed = contest_embed(roller.name, opposing.name, result)
+        if label:
+            embed.title = f"{label}: {roller.name} vs {opposing.name}"[:256]
+        record = record_for(
+            interaction,
+            roller,
+            kind="contest",
+            inputs={
+                "attr": attr,
+                "skill": skill,
+                "attr_name": attr_name,
+                "skill_name": skill_name,
+                "opponent": opponent,
+                "opp_attr": opp_attr,
+                "opp_skill": opp_skill,
+                "opp_attr_name": opp_attr_name,
+                "opp_skill_name": opp_skill_name,
+                "mod": mod,
+                "opp_mod": opp_mod,
+                "opponent_die": passive.die.face,
+                "opponent_total": passive.total,
+                "label": label,
+            },
+            die=active.die,
+            total=active.total,
+            target=passive.total,
+            degrees=result.degrees,
+            hidden=private,
+        )
+        await deliver(self.bot, interaction, roller, embed, record, what="contest")
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Rolls(bot))

@@ -1,0 +1,139 @@
+"""Embeds for results: the wire core's words laid out for Discord.
+
+One embed per roll: green for a success or hit, red for a failure; who rolled; the die and how it
+was obtained; each modifier; the total against the target; the degrees (with "capped from N");
+the damage worked out for combat; and the odds before the roll. Everything here is presentation:
+the numbers all come from the result objects.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from wire import text
+from wire.check import CheckResult, Roll
+from wire.combat import CombatResult
+from wire.contest import ContestResult
+from wire.crafting import CraftResult
+from wire.degrees import Degrees
+from wire.odds import DamageRole
+
+SUCCESS = discord.Colour(0x2ECC71)
+FAILURE = discord.Colour(0xE74C3C)
+NEUTRAL = discord.Colour(0x5865F2)
+
+# Discord's embed limits (title 256, field name 256, field value 1,024, footer 2,048).
+TITLE_MAX = 256
+FIELD_MAX = 1024
+
+
+def clip(value: str, limit: int) -> str:
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def die_field(roll: Roll) -> str:
+    return text.die_text(roll.die)
+
+
+def modifiers_field(roll: Roll) -> str:
+    if not roll.modifiers:
+        return "none"
+    return clip(", ".join(f"{m.label} {m.value:+d}" for m in roll.modifiers), FIELD_MAX)
+
+
+def winner_degrees(degrees: Degrees) -> str:
+    """The winner's degrees read as DoS, whichever side rolled."""
+    return text.degrees_text(Degrees(True, degrees.raw, degrees.capped))
+
+
+def _roll_fields(embed: discord.Embed, roll: Roll, target_label: str, target: int) -> None:
+    embed.add_field(name="Die", value=die_field(roll))
+    embed.add_field(name="Modifiers", value=modifiers_field(roll))
+    embed.add_field(name="Total", value=f"**{roll.total}** vs {target_label} {target}")
+
+
+def check_embed(who: str, result: CheckResult, label: str = "Check") -> discord.Embed:
+    outcome = "Success" if result.success else "Failure"
+    embed = discord.Embed(
+        title=clip(f"{who}: {label}", TITLE_MAX),
+        description=f"**{outcome}: {text.degrees_text(result.degrees)}**",
+        colour=SUCCESS if result.success else FAILURE,
+    )
+    _roll_fields(embed, result.roll, "TN", result.target)
+    embed.set_footer(text=f"{text.percent(result.odds.chance)} to succeed before the roll")
+    return embed
+
+
+def combat_outcome(result: CombatResult) -> str:
+    winner = "attacker" if result.attacker_won else "defender"
+    if result.role is DamageRole.ATTACKER:
+        verdict = "Hit" if result.attacker_won else "Miss"
+    else:
+        verdict = "Defended" if not result.attacker_won else "The attack gets through"
+    return f"{verdict}: {winner_degrees(result.degrees)} for the {winner}"
+
+
+def combat_embed(
+    who: str,
+    result: CombatResult,
+    *,
+    weapon: str | None = None,
+    opponent: str | None = None,
+) -> discord.Embed:
+    attacking = result.role is DamageRole.ATTACKER
+    action = "Attack" if attacking else "Defence"
+    if result.defence is not None and not attacking:
+        action = result.defence.value.capitalize()
+    title = f"{who}: {action}"
+    if weapon:
+        title += f" with {weapon}"
+    if opponent:
+        title += f" {'on' if attacking else 'against'} {opponent}"
+    embed = discord.Embed(
+        title=clip(title, TITLE_MAX),
+        description=f"**{combat_outcome(result)}**\n**{text.damage_text(result)}**",
+        colour=SUCCESS if result.success else FAILURE,
+    )
+    theirs = "defence" if attacking else "attack"
+    _roll_fields(embed, result.roll, theirs, result.opponent_total)
+    if result.opponent is not None:
+        label = result.defence.value.capitalize() if result.defence and attacking else theirs
+        embed.add_field(
+            name=clip(f"{opponent or 'Opponent'}: {label}", 256),
+            value=clip(text.roll_text(result.opponent), FIELD_MAX),
+            inline=False,
+        )
+    goal = "to hit" if attacking else "to defend"
+    embed.set_footer(text=f"{text.percent(result.odds.chance)} {goal} before the roll")
+    return embed
+
+
+def contest_embed(active: str, passive: str, result: ContestResult) -> discord.Embed:
+    winner, loser = (active, passive) if result.active_won else (passive, active)
+    embed = discord.Embed(
+        title=clip(f"Contest: {active} vs {passive}", TITLE_MAX),
+        description=f"**{clip(winner, 100)} wins with {winner_degrees(result.degrees)}** "
+        f"({clip(loser, 100)}: {result.degrees.capped} DoF)",
+        colour=SUCCESS if result.active_won else FAILURE,
+    )
+    embed.add_field(name=clip(active, 256), value=clip(text.roll_text(result.active), FIELD_MAX))
+    embed.add_field(name=clip(passive, 256), value=clip(text.roll_text(result.passive), FIELD_MAX))
+    embed.set_footer(
+        text=clip(f"{text.percent(result.odds.chance)} for {active} before the roll", 2048)
+    )
+    return embed
+
+
+def craft_embed(who: str, item: str, result: CraftResult) -> discord.Embed:
+    embed = check_embed(who, result.check, label=f"Crafting {item}")
+    embed.add_field(
+        name="Quality",
+        value=f"{result.quality_before} {text.signed(result.change)} = **{result.quality_after}**",
+        inline=False,
+    )
+    return embed
+
+
+def hidden_notice(who: str, what: str) -> str:
+    """The public line the channel sees for a hidden roll."""
+    return f"🎲 {who} made a hidden {what}. The GMs have the result."

@@ -1,0 +1,38 @@
+"""Logging set-up: discord.py's handler and format, a level from LOG_LEVEL, and no token ever.
+
+The token filter is a last line of defence: the bot never logs the token on purpose, but a library
+could (a URL, a header in a debug line), so every record is scrubbed before it is written.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+
+class RedactFilter(logging.Filter):
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secret:
+            return True
+        message = record.getMessage()
+        if self.secret in message:
+            record.msg = message.replace(self.secret, "<token>")
+            record.args = None
+        if record.exc_info and record.exc_info[1] is not None:
+            text = logging.Formatter().formatException(record.exc_info)
+            if self.secret in text:
+                record.exc_info = None
+                record.exc_text = text.replace(self.secret, "<token>")
+        return True
+
+
+def setup_logging(level: str, secret: str = "") -> None:
+    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    redact = RedactFilter(secret)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)

@@ -1,0 +1,200 @@
+"""What every roll command does around the rules: who rolls, log it, answer it, hide it.
+
+A roll is logged before its answer is sent, so an answered roll is never lost; the log is keyed
+by the interaction id, so a retried answer does not log it twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.utils.embeds import hidden_notice
+from cogs.utils.errors import UserError
+from storage.models import Campaign, Character, RollRecord
+from wire.check import Modifier
+from wire.degrees import Degrees
+from wire.dice import Die, obtain_die
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+log = logging.getLogger("wire.rolls")
+
+NO_ACTIVE = (
+    "You have no active character in this campaign. "
+    "Create one with /character create, or pick one with /character use."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Roller:
+    """Who is rolling: the campaign of this channel and the character (if any) rolling."""
+
+    campaign: Campaign
+    character: Character | None
+    name: str
+    user_id: int
+    guild_id: int
+    channel_id: int
+
+    def sheet(self) -> Character:
+        if self.character is None:
+            raise UserError(NO_ACTIVE)
+        return self.character
+
+    def attribute(self, name: str) -> Modifier:
+        sheet = self.sheet()
+        value = sheet.attribute(name)
+        if value is None:
+            raise UserError(
+                f"{sheet.name} has no attribute {name!r}. "
+                f"Add it with /character set, or give a number with attr."
+            )
+        return Modifier(_spelling(sheet.attributes, name), value)
+
+    def skill(self, name: str) -> Modifier:
+        sheet = self.sheet()
+        value = sheet.skill(name)
+        if value is None:
+            raise UserError(
+                f"{sheet.name} has no skill {name!r}. "
+                f"Add it with /character set, or give a number with skill."
+            )
+        return Modifier(_spelling(sheet.skills, name), value)
+
+
+def _spelling(table: dict[str, int], name: str) -> str:
+    folded = name.casefold()
+    return next((k for k in table if k.casefold() == folded), name)
+
+
+async def load_roller(
+    bot: WireBot, interaction: discord.Interaction, npc: str | None = None
+) -> Roller:
+    """The campaign of this channel, and the active character or (GMs only) a named NPC."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError("WIRE commands work in a server channel, not in direct messages.")
+    store = bot.store
+    campaign = await store.campaign_for_channel(
+        interaction.guild_id, interaction.channel_id, interaction.user.id
+    )
+    if npc:
+        if not campaign.is_gm(interaction.user.id):
+            raise UserError(f"Only a GM of {campaign.name} can roll as an NPC.")
+        character = await store.get_character(interaction.guild_id, campaign.id, npc)
+        if not character.is_npc:
+            raise UserError(f"{character.name} is a player character, not an NPC.")
+    else:
+        character = await store.get_active_character(
+            interaction.guild_id, campaign.id, interaction.user.id
+        )
+    name = character.name if character else interaction.user.display_name
+    return Roller(
+        campaign,
+        character,
+        name,
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+    )
+
+
+def die_for(bot: WireBot, roll: int | None, take10: bool) -> Die:
+    return obtain_die(roll=roll, take10=take10, rng=bot.rng)
+
+
+def record_for(
+    interaction: discord.Interaction,
+    roller: Roller,
+    *,
+    kind: str,
+    inputs: dict[str, Any],
+    die: Die,
+    total: int,
+    target: int | None,
+    degrees: Degrees,
+    damage: int | None = None,
+    hidden: bool = False,
+    character: Character | None = None,
+) -> RollRecord:
+    character = character or roller.character
+    return RollRecord(
+        guild_id=roller.guild_id,
+        campaign_id=roller.campaign.id,
+        channel_id=roller.channel_id,
+        user_id=roller.user_id,
+        kind=kind,
+        inputs={k: v for k, v in inputs.items() if v is not None},
+        die=die.face,
+        die_source=str(die.source),
+        total=total,
+        target=target,
+        success=degrees.success,
+        degrees=degrees.capped,
+        raw_degrees=degrees.raw,
+        damage=damage,
+        hidden=hidden,
+        character_id=character.id if character else None,
+        character_name=character.name if character else None,
+        interaction_id=interaction.id,
+    )
+
+
+async def deliver(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    roller: Roller,
+    embed: discord.Embed,
+    record: RollRecord,
+    *,
+    what: str,
+    view: discord.ui.View | None = None,
+    logged: bool = False,
+) -> None:
+    """Log the roll, then answer it: in public, or hidden from all but the roller and GMs.
+
+    `logged`: the caller already logged it in the same transaction as another change.
+    """
+    if not logged:
+        await bot.store.log_roll(record)
+    if not record.hidden:
+        kwargs: dict[str, Any] = {"embed": embed}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+        return
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+    await interaction.followup.send(hidden_notice(roller.name, what))
+    if not await notify_gms(bot, roller, embed):
+        await interaction.followup.send(
+            "The GMs could not be sent this hidden roll (no access to the GM channel, or their "
+            "direct messages are closed). Show it to them yourself, or ask a GM to fix "
+            "/campaign settings.",
+            ephemeral=True,
+        )
+
+
+async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool:
+    """Send a hidden roll to the GM channel, or else to each GM (but the roller) directly."""
+    shown = embed.copy()
+    shown.set_author(name=f"Hidden roll by {roller.name} in {roller.campaign.name}"[:256])
+    try:
+        if roller.campaign.gm_channel_id:
+            channel = bot.get_partial_messageable(
+                roller.campaign.gm_channel_id, guild_id=roller.guild_id
+            )
+            await channel.send(embed=shown)
+            return True
+        for gm_id in roller.campaign.gm_ids:
+            if gm_id == roller.user_id:
+                continue
+            user = bot.get_user(gm_id) or await bot.fetch_user(gm_id)
+            await user.send(embed=shown)
+    except discord.HTTPException:
+        log.warning("Could not deliver a hidden roll to the GMs of campaign %s", roller.campaign.id)
+        return False
+    return True

@@ -1,0 +1,110 @@
+"""The command tree: one place that answers every error and logs every interaction.
+
+No interaction is left unanswered: a user error gets its message, a check failure says who may
+do it, a stale registration (a command this bot no longer has) says to wait for the update, and
+a bug gets an apology while its traceback goes to the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs.utils.errors import BUG_MESSAGE, USER_ERRORS, answer_ephemeral
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+log = logging.getLogger("wire.interactions")
+
+STALE_MESSAGE = (
+    "This command is out of date: Discord still shows an older version of the bot's commands. "
+    "Wait a minute for the update, or ask the host to run `python bot.py --sync`."
+)
+CLOSING_MESSAGE = "The bot is restarting and took no action. Try again in a minute."
+
+
+def describe_error(error: Exception) -> tuple[str, bool]:
+    """(message for the user, whether it is a bug worth a traceback)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, USER_ERRORS):
+        return str(error), False
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "WIRE commands work in a server channel, not in direct messages.", False
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You may not use this command here.", False
+    if isinstance(error, app_commands.TransformerError):
+        return f"{error.value!r} is not a valid {error.type.name.lower()} for that option.", False
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return STALE_MESSAGE, False
+    return BUG_MESSAGE, True
+
+
+def command_name(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    if command is not None:
+        return command.qualified_name
+    data = interaction.data or {}
+    return str(data.get("name") or data.get("custom_id") or interaction.type.name)
+
+
+def log_interaction(interaction: discord.Interaction, outcome: str) -> None:
+    """One line per interaction: guild, user, command, outcome, handling time."""
+    started = interaction.extras.get("wire_started")
+    elapsed = f"{(time.perf_counter() - started) * 1000:.1f}ms" if started else "?"
+    log.info(
+        "guild=%s user=%s command=%s outcome=%s time=%s",
+        interaction.guild_id,
+        interaction.user.id,
+        command_name(interaction),
+        outcome,
+        elapsed,
+    )
+
+
+class WireTree(app_commands.CommandTree):
+    client: WireBot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return not self.client.closing
+        if self.client.closing:
+            await answer_ephemeral(interaction, CLOSING_MESSAGE)
+            log_interaction(interaction, "refused: closing")
+            return False
+        interaction.extras["wire_started"] = time.perf_counter()
+        self.client.track_start()
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        message, is_bug = describe_error(error)
+        if is_bug:
+            log.error(
+                "Unhandled error in %s (guild %s)",
+                command_name(interaction),
+                interaction.guild_id,
+                exc_info=error,
+            )
+        try:
+            await answer_ephemeral(interaction, message)
+        except discord.HTTPException:
+            log.exception("Could not send the error answer for %s", command_name(interaction))
+        finally:
+            if interaction.type is not discord.InteractionType.autocomplete:
+                self.finish(interaction, "bug" if is_bug else f"refused: {type(error).__name__}")
+
+    def finish(self, interaction: discord.Interaction, outcome: str) -> None:
+        """Account for a finished interaction (exactly once)."""
+        if interaction.extras.get("wire_finished"):
+            return
+        interaction.extras["wire_finished"] = True
+        log_interaction(interaction, outcome)
+        if "wire_started" in interaction.extras:
+            self.client.track_end()

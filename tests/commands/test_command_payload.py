@@ -1,0 +1,101 @@
+"""The slash-command payload the bot would sync, against Discord's registration rules.
+
+Discord refuses a whole sync for one bad command, and discord.py checks few of the rules, so the
+payload is checked here with tests/discord_rules.py; the end-to-end stand-in checks it again on
+the wire.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot import EXTENSIONS, WireBot
+from cogs.utils.config import Config
+from tests.discord_rules import command_characters, command_problems
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+async def payload(tmp_path):
+    bot = WireBot(
+        Config(token="x", database=tmp_path / "wire.db"),
+        sync_commands=False,
+        background_tasks=False,
+    )
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
+    try:
+        yield bot.command_payload()
+    finally:
+        for extension in EXTENSIONS:
+            await bot.unload_extension(extension)
+
+
+async def test_payload_follows_discords_registration_rules(payload):
+    assert command_problems(payload) == []
+
+
+async def test_every_command_is_there_with_the_issue_option_names(payload):
+    by_name = {c["name"]: c for c in payload}
+    assert {
+        "check",
+        "attack",
+        "defend",
+        "contest",
+        "craft",
+        "character",
+        "campaign",
+        "history",
+        "help",
+    } <= set(by_name)
+
+    def options(name: str) -> list[str]:
+        return [o["name"] for o in by_name[name].get("options", [])]
+
+    assert {"attr", "skill", "vs", "mod", "roll", "take10", "private"} <= set(options("check"))
+    assert {"str", "skill", "base", "vs", "weapon", "target"} <= set(options("attack"))
+    assert {"str", "skill", "base", "vs"} <= set(options("defend"))
+    craft = {o["name"] for o in by_name["craft"]["options"]}
+    assert craft == {"start", "roll", "show", "finish"}
+    character = {o["name"] for o in by_name["character"]["options"]}
+    assert {
+        "create",
+        "show",
+        "list",
+        "set",
+        "remove",
+        "delete",
+        "use",
+        "export",
+        "import",
+    } <= character
+
+
+async def test_integer_options_carry_the_rules_ranges(payload):
+    check = next(c for c in payload if c["name"] == "check")
+    ranges = {o["name"]: (o.get("min_value"), o.get("max_value")) for o in check["options"]}
+    assert ranges["skill"] == (0, 10)
+    assert ranges["roll"] == (1, 20)
+
+
+async def test_commands_are_small_enough(payload):
+    assert max(command_characters(c) for c in payload) < 8000
+
+
+async def test_every_command_is_documented_in_the_readme(payload):
+    readme = README.read_text()
+    for command in payload:
+        names = [command["name"]]
+        for option in command.get("options", []):
+            if option["type"] == 1:
+                names.append(f"{command['name']} {option['name']}")
+            elif option["type"] == 2:
+                names += [
+                    f"{command['name']} {option['name']} {sub['name']}" for sub in option["options"]
+                ]
+        for name in names:
+            assert re.search(rf"`/{re.escape(name)}\b", readme), f"/{name} is not in the README"
