@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 import signal
 import sys
 import time
@@ -28,8 +29,9 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs.utils.config import TOKEN_HELP, Config, ConfigError, load_config
+from cogs.utils.errors import answer_ephemeral
 from cogs.utils.logs import setup_logging
-from cogs.utils.tree import WireTree
+from cogs.utils.tree import WireTree, log_interaction
 from storage import Store, open_store
 
 log = logging.getLogger("wire")
@@ -47,6 +49,7 @@ EXTENSIONS = (
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
 # Slash command answers need no channel permission at all.
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+STALE_BUTTON = "This button no longer works (it expired, or the bot restarted). Nothing was done."
 SHUTDOWN_GRACE = 10.0
 """Seconds to let interactions in flight finish before closing the database."""
 
@@ -88,6 +91,9 @@ class WireBot(commands.Bot):
         self.background_tasks = background_tasks
         """Timed loops (the defence-button expiry sweep); tests call them by hand instead."""
         self.closing = False
+        self.live_components: set[str] = set()
+        """custom_ids of the short-lived (non-persistent) buttons now listening."""
+        self._component_templates: list[re.Pattern[str]] = []
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -140,6 +146,33 @@ class WireBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
+        super().add_dynamic_items(*items)
+        self._component_templates += [item.__discord_ui_compiled_template__ for item in items]
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
+        super().remove_dynamic_items(*items)
+        gone = {item.__discord_ui_compiled_template__ for item in items}
+        self._component_templates = [t for t in self._component_templates if t not in gone]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a press on a button nothing listens to any more (a restart, a stale message).
+
+        discord.py leaves such presses unanswered, and the user would see "This interaction
+        failed"; persistent buttons match a DynamicItem template, short-lived ones are listed in
+        `live_components`, and anything else gets a short note.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if custom_id in self.live_components:
+            return
+        if any(template.fullmatch(custom_id) for template in self._component_templates):
+            return
+        if not interaction.response.is_done():
+            await answer_ephemeral(interaction, STALE_BUTTON)
+            log_interaction(interaction, "refused: stale button")
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         self.tree.finish(interaction, "ok")

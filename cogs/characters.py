@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import secrets
 from typing import TYPE_CHECKING
 
 import discord
@@ -68,16 +69,30 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
 
 
 class ConfirmDelete(discord.ui.View):
-    """A short-lived Delete / Cancel choice, for the one command that loses data."""
+    """A short-lived Delete / Cancel choice, for the one command that loses data.
+
+    Its custom ids are registered in `bot.live_components` while it listens, so a press after
+    its timeout or a restart is answered by the bot's stale-button note, never left hanging.
+    """
 
     def __init__(
         self, cog: Characters, roller: Roller, name: str, origin: discord.Interaction
     ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.cog, self.roller, self.name, self.origin = cog, roller, name, origin
+        token = secrets.token_hex(8)
+        self.delete.custom_id = f"wire:confirm:{token}:delete"
+        self.cancel.custom_id = f"wire:confirm:{token}:cancel"
+        self.custom_ids = {self.delete.custom_id, self.cancel.custom_id}
+        cog.bot.live_components |= self.custom_ids
+
+    def stop(self) -> None:
+        self.cog.bot.live_components -= self.custom_ids
+        super().stop()
 
     async def on_timeout(self) -> None:
         """Take the buttons away, so nobody presses a choice that no longer listens."""
+        self.cog.bot.live_components -= self.custom_ids
         with contextlib.suppress(discord.HTTPException):
             await self.origin.edit_original_response(
                 content="No answer in time; nothing was deleted.", view=None
@@ -91,21 +106,24 @@ class ConfirmDelete(discord.ui.View):
 
     @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
     async def delete(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        self.stop()
+        # stop() only after answering: until then the custom ids must count as live, or the
+        # stale-button handler would answer this very press.
         store = self.cog.bot.store
         try:
             await store.delete_character(
                 self.roller.guild_id, self.roller.campaign.id, self.roller.user_id, self.name
             )
         except Exception as error:  # answered, never left hanging
-            await interaction.response.edit_message(content=describe_error(error)[0], view=None)
-            return
-        await interaction.response.edit_message(content=f"Deleted {self.name}.", view=None)
+            content = describe_error(error)[0]
+        else:
+            content = f"Deleted {self.name}."
+        await interaction.response.edit_message(content=content, view=None)
+        self.stop()
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        self.stop()
         await interaction.response.edit_message(content="Nothing was deleted.", view=None)
+        self.stop()
 
 
 class Characters(commands.GroupCog, group_name="character"):
