@@ -1,0 +1,64 @@
+"""Starting the real bot.py as a user does: missing or refused tokens, the invite link."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REPO_ROOT
+
+BOT = REPO_ROOT / "bot.py"
+
+
+def run_bot(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    """bot.py in a folder without a .env, so only `env` configures it."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "WIRE_DEV_GUILD")}
+    return subprocess.run(
+        [sys.executable, str(BOT), *args],
+        env={**clean, "PYTHONPATH": str(REPO_ROOT), **env},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_no_token_is_one_clear_line_and_exit_1(tmp_path):
+    result = run_bot([], {"DISCORD_TOKEN": ""}, tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN is not set" in lines[0]
+    assert "python -m wire" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_invite_link_has_both_scopes_and_least_permissions(tmp_path):
+    client_id = 123456789012345678
+    token = base64.b64encode(str(client_id).encode()).decode().rstrip("=") + ".abc.def"
+    result = run_bot(["--invite"], {"DISCORD_TOKEN": token}, tmp_path)
+    assert result.returncode == 0
+    link = result.stdout.strip()
+    assert f"client_id={client_id}" in link
+    assert "scope=bot+applications.commands" in link
+    assert "permissions=19456" in link  # View Channel + Send Messages + Embed Links
+    assert token not in result.stdout + result.stderr
+
+
+@pytest.mark.e2e
+async def test_a_refused_token_is_one_line_exit_1_and_never_printed(standin, launch_bot, tmp_path):
+    wrong = "definitely.not.thetoken"
+    process = await launch_bot(
+        BOT, env={"DISCORD_TOKEN": wrong, "WIRE_DATABASE": str(tmp_path / "wire.db")}
+    )
+    code = await process.wait(20.0)
+    output = process.output()
+    assert code == 1, output
+    assert "Discord refused the token" in output
+    assert wrong not in output
+    assert "Traceback" not in output
