@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.utils import autocomplete as ac
 from cogs.utils.embeds import NEUTRAL, clip
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
@@ -23,19 +24,11 @@ if TYPE_CHECKING:
     from bot import WireBot
 
 
-async def campaign_names(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    bot: WireBot = interaction.client  # type: ignore[assignment]
+async def campaign_names(interaction: discord.Interaction, current: str) -> ac.Choices:
     if interaction.guild_id is None:
         return []
-    campaigns = await bot.store.list_campaigns(interaction.guild_id)
-    folded = current.casefold()
-    return [
-        app_commands.Choice(name=c.name[:100], value=c.name[:100])
-        for c in campaigns
-        if folded in c.name.casefold()
-    ][:25]
+    campaigns = await ac.store_of(interaction).list_campaigns(interaction.guild_id)
+    return ac.choices(((c.name, c.name) for c in campaigns), current)
 
 
 class Campaigns(commands.GroupCog, group_name="campaign"):

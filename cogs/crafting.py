@@ -25,28 +25,15 @@ if TYPE_CHECKING:
     from bot import WireBot
 
 
-async def project_names(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def project_names(interaction: discord.Interaction, current: str) -> ac.Choices:
     """The user's unfinished projects in this channel's campaign."""
-    bot: WireBot = interaction.client  # type: ignore[assignment]
-    if interaction.guild_id is None or interaction.channel_id is None:
+    campaign = await ac.campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
         return []
-    try:
-        campaign = await bot.store.campaign_for_channel(
-            interaction.guild_id, interaction.channel_id, interaction.user.id
-        )
-        projects = await bot.store.list_projects(
-            interaction.guild_id, campaign.id, interaction.user.id
-        )
-    except StorageError:
-        return []
-    folded = current.casefold()
-    return [
-        app_commands.Choice(name=f"{p.item} (quality {p.quality})"[:100], value=p.item[:100])
-        for p in projects
-        if folded in p.item.casefold()
-    ][:25]
+    projects = await ac.store_of(interaction).list_projects(
+        interaction.guild_id, campaign.id, interaction.user.id
+    )
+    return ac.choices(((f"{p.item} (quality {p.quality})", p.item) for p in projects), current)
 
 
 class Crafting(commands.GroupCog, group_name="craft"):
