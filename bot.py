@@ -91,6 +91,7 @@ class WireBot(commands.Bot):
         self.background_tasks = background_tasks
         """Timed loops (the defence-button expiry sweep); tests call them by hand instead."""
         self.closing = False
+        self._shutdown: asyncio.Future[None] | None = None
         self.live_components: set[str] = set()
         """custom_ids of the short-lived (non-persistent) buttons now listening."""
         self._component_templates: list[re.Pattern[str]] = []
@@ -168,8 +169,10 @@ class WireBot(commands.Bot):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if custom_id in self.live_components:
             return
-        if any(template.fullmatch(custom_id) for template in self._component_templates):
-            return
+        if _carries(interaction.message, custom_id) and any(
+            template.fullmatch(custom_id) for template in self._component_templates
+        ):
+            return  # a DynamicItem answers it (discord.py drops it if the message lacks it)
         if not interaction.response.is_done():
             await answer_ephemeral(interaction, STALE_BUTTON)
             log_interaction(interaction, "refused: stale button")
@@ -188,9 +191,16 @@ class WireBot(commands.Bot):
             self._idle.set()
 
     async def close(self) -> None:
-        """Refuse new work, let work in flight finish, close the database, then disconnect."""
-        if self.closing:
-            return
+        """Refuse new work, let work in flight finish, close the database, then disconnect.
+
+        Every caller (the signal handler, `async with bot`) awaits the same shutdown, so the
+        database is closed before `asyncio.run` cancels what is left.
+        """
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
         self.closing = True
         log.info("Shutting down: %d interactions in flight.", self._in_flight)
         try:
@@ -201,6 +211,17 @@ class WireBot(commands.Bot):
         if self._store is not None:
             await self._store.close()
             log.info("Database closed.")
+
+
+def _carries(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether the message has a component with this custom id."""
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
 
 
 def application_id_from_token(token: str) -> int | None:
@@ -241,6 +262,10 @@ async def run(config: Config, force_sync: bool) -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the connection: privileged intents are not needed.", file=sys.stderr)
         return 1
+    finally:
+        # discord.py's own exit skips close() once closing has begun; ours must still finish
+        # (the database closes last), before asyncio.run cancels what is left.
+        await bot.close()
     return 0
 
 

@@ -39,6 +39,7 @@ log = logging.getLogger("wire.combat")
 DEFENCE_WINDOW = timedelta(minutes=15)
 """How long a player-character target has to press a defence button."""
 PENDING_KIND = "attack"
+SQLITE_MAX_INTEGER = 2**63 - 1
 UNRESOLVED = Degrees(success=True, raw=0, capped=0)
 """Degrees logged for an attack that still waits for its defence; the defence roll settles it."""
 
@@ -340,6 +341,8 @@ class Combat(commands.Cog):
         store = self.bot.store
         if interaction.guild_id is None:
             raise UserError("This button works in a server channel.")
+        if pending_id > SQLITE_MAX_INTEGER:
+            raise UserError("This attack was already resolved or has expired.")
         pending = await store.get_pending(interaction.guild_id, pending_id)
         if pending is None:
             raise UserError("This attack was already resolved or has expired.")

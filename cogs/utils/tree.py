@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -67,6 +67,53 @@ def log_interaction(interaction: discord.Interaction, outcome: str) -> None:
     )
 
 
+# The Python type of each option type's value in an interaction (Discord's option types).
+_VALUE_TYPES: dict[int, tuple[type, ...]] = {
+    3: (str,),
+    4: (int,),
+    5: (bool,),
+    6: (str, int),
+    7: (str, int),
+    8: (str, int),
+    9: (str, int),
+    10: (int, float),
+    11: (str, int),
+}
+
+
+def _leaf_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    leaves: list[dict[str, Any]] = []
+    for option in options:
+        if option.get("type") in (1, 2):
+            leaves += _leaf_options(option.get("options") or [])
+        else:
+            leaves.append(option)
+    return leaves
+
+
+def options_match(interaction: discord.Interaction) -> bool:
+    """Whether the options that arrived are those of the command the bot has now.
+
+    A client with a stale registration can send an option this command no longer has, or a
+    string where it now takes a number; discord.py would pass such a value on unchecked.
+    """
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return True
+    params = {p.display_name: p for p in command.parameters}
+    for option in _leaf_options((interaction.data or {}).get("options") or []):
+        param = params.get(option.get("name", ""))
+        if param is None or param.type.value != option.get("type"):
+            return False
+        value = option.get("value")
+        if option.get("focused"):
+            continue
+        expected = _VALUE_TYPES.get(param.type.value, (object,))
+        if not isinstance(value, expected) or (bool not in expected and isinstance(value, bool)):
+            return False
+    return True
+
+
 class WireTree(app_commands.CommandTree):
     client: WireBot
 
@@ -79,6 +126,10 @@ class WireTree(app_commands.CommandTree):
             return False
         interaction.extras["wire_started"] = time.perf_counter()
         self.client.track_start()
+        if not options_match(interaction):
+            await answer_ephemeral(interaction, STALE_MESSAGE)
+            self.finish(interaction, "refused: stale options")
+            return False
         return True
 
     async def on_error(

@@ -453,6 +453,8 @@ class Fakecord:
         self.callbacks: list[Callback] = []
         self.message_events: list[MessageEvent] = []
         self.messages: dict[int, dict[str, Any]] = {}
+        self.dm_channels: dict[int, int] = {}
+        """Direct-message channel id -> the user it reaches (a bot DMs a GM a hidden roll)."""
         self.handshakes: list[Handshake] = []
         self.identify_payloads: list[dict[str, Any]] = []
         self.gateway_closes: list[GatewayClose] = []
@@ -483,6 +485,8 @@ class Fakecord:
         p = API_PREFIX
         routes: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
             ("GET", "/users/@me", self._get_me),
+            ("POST", "/users/@me/channels", self._post_dm_channel),
+            ("GET", "/users/{uid}", self._get_user),
             ("GET", "/gateway", self._get_gateway),
             ("GET", "/gateway/bot", self._get_gateway_bot),
             ("GET", "/oauth2/applications/@me", self._get_application),
@@ -1160,6 +1164,31 @@ class Fakecord:
             return early
         return _json(self.bot_user_payload())
 
+    async def _get_user(self, request: web.Request) -> web.Response:
+        if (early := await self._begin(request, "user")) is not None:
+            return early
+        uid = _int_or_none(request.match_info["uid"])
+        if uid is None:
+            return _json({"message": "Unknown User", "code": 10013}, 404)
+        return _json(self.user_payload(uid))
+
+    async def _post_dm_channel(self, request: web.Request) -> web.Response:
+        if (early := await self._begin(request, "dm_channel")) is not None:
+            return early
+        uid = _int_or_none(str(_dict_body(request).get("recipient_id")))
+        if uid is None:
+            return self._invalid(request, {"recipient_id": "a user id is required"})
+        cid = next((c for c, u in self.dm_channels.items() if u == uid), None) or self.snowflake()
+        self.dm_channels[cid] = uid
+        return _json(
+            {
+                "id": str(cid),
+                "type": 1,
+                "recipients": [self.user_payload(uid)],
+                "last_message_id": None,
+            }
+        )
+
     async def _get_gateway(self, request: web.Request) -> web.Response:
         if (early := await self._begin(request, "gateway_info", auth=False)) is not None:
             return early
@@ -1473,7 +1502,7 @@ class Fakecord:
         if (early := await self._begin(request, "channel_message")) is not None:
             return early
         cid = _int_or_none(request.match_info["cid"])
-        if cid is None or self._channel_spec(cid) is None:
+        if cid is None or (self._channel_spec(cid) is None and cid not in self.dm_channels):
             return _json({"message": "Unknown Channel", "code": 10003}, 404)
         body = _dict_body(request)
         if (
