@@ -4,8 +4,8 @@ Each test launches ``bot.py`` through ``launcher.py`` on a fresh SQLite database
 talks to it only as Discord would: gateway events in, REST calls out.  Dice come from the OS, so
 exact numbers use ``roll:`` (a die rolled at the table); otherwise the arithmetic shown is checked.
 
-Sizes: ``WIRE_E2E_FULL=1`` runs the load test at 10,000 interactions (else 2,000) and the bad-input
-test at 5,000 payloads (else 2,000); ``WIRE_E2E_LOAD`` / ``WIRE_E2E_FUZZ`` set them directly.
+Sizes: the load test sends 10,000 interactions and the bad-input test 2,000 payloads
+(``WIRE_E2E_FULL=1``: 5,000); ``WIRE_E2E_LOAD`` / ``WIRE_E2E_FUZZ`` set them directly.
 """
 
 from __future__ import annotations
