@@ -19,6 +19,7 @@ from cogs.utils.embeds import NEUTRAL, clip
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
 from cogs.utils.rolling import load_roller
+from storage.errors import StorageError
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -27,7 +28,10 @@ if TYPE_CHECKING:
 async def campaign_names(interaction: discord.Interaction, current: str) -> ac.Choices:
     if interaction.guild_id is None:
         return []
-    campaigns = await ac.store_of(interaction).list_campaigns(interaction.guild_id)
+    try:
+        campaigns = await ac.store_of(interaction).list_campaigns(interaction.guild_id)
+    except StorageError:
+        return []
     return ac.choices(((c.name, c.name) for c in campaigns), current)
 
 

@@ -30,9 +30,12 @@ async def project_names(interaction: discord.Interaction, current: str) -> ac.Ch
     campaign = await ac.campaign_of(interaction)
     if campaign is None or interaction.guild_id is None:
         return []
-    projects = await ac.store_of(interaction).list_projects(
-        interaction.guild_id, campaign.id, interaction.user.id
-    )
+    try:
+        projects = await ac.store_of(interaction).list_projects(
+            interaction.guild_id, campaign.id, interaction.user.id
+        )
+    except StorageError:
+        return []
     return ac.choices(((f"{p.item} (quality {p.quality})", p.item) for p in projects), current)
 
 
