@@ -347,9 +347,7 @@ class Combat(commands.Cog):
         if pending is None:
             raise UserError("This attack was already resolved or has expired.")
         payload = pending.payload
-        campaign = await store.campaign_for_channel(
-            interaction.guild_id, payload["channel_id"], interaction.user.id
-        )
+        campaign = await store.get_campaign_by_id(interaction.guild_id, pending.campaign_id)
         presser = interaction.user.id
         if presser != payload["target_owner"] and not campaign.is_gm(presser):
             raise UserError(f"Only {payload['target']}'s player or a GM can choose this defence.")
@@ -358,7 +356,9 @@ class Combat(commands.Cog):
                 await interaction.response.edit_message(embed=expired_embed(payload), view=None)
                 return
             raise UserError("This attack was already resolved or has expired.")
-        defender = await _character_by_id(self.bot, interaction.guild_id, campaign.id, payload)
+        defender = await store.get_character_by_id(
+            interaction.guild_id, campaign.id, int(payload["target_id"])
+        )
         defence_mods = defence_modifiers(defender, defence)
         attack = _roll_from_payload(payload["attack"])
         defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
@@ -424,16 +424,6 @@ class Combat(commands.Cog):
             await message.edit(embed=expired_embed(pending.payload), view=None)
         except discord.HTTPException as error:
             log.info("Could not mark attack %s expired: %s", pending.id, error)
-
-
-async def _character_by_id(
-    bot: WireBot, guild_id: int, campaign_id: int, payload: dict[str, Any]
-) -> Character:
-    """The target as it is now (its sheet may have changed since the attack was posted)."""
-    character = await bot.store.get_character(guild_id, campaign_id, payload["target"])
-    if character.id != payload["target_id"]:
-        raise UserError(f"{payload['target']} is no longer in this campaign.")
-    return character
 
 
 def expired_embed(payload: dict[str, Any]) -> discord.Embed:

@@ -64,6 +64,10 @@ class Store(ABC):
     async def list_campaigns(self, guild_id: int) -> list[Campaign]: ...
 
     @abstractmethod
+    async def get_campaign_by_id(self, guild_id: int, campaign_id: int) -> Campaign:
+        """For state that outlives a message (a pending attack keeps ids, not names). NotFound."""
+
+    @abstractmethod
     async def bind_channel(
         self, guild_id: int, channel_id: int, campaign_id: int, actor_id: int
     ) -> Campaign:
@@ -128,6 +132,12 @@ class Store(ABC):
     @abstractmethod
     async def get_character(self, guild_id: int, campaign_id: int, name: str) -> Character:
         """By exact name, case-insensitive. NotFound."""
+
+    @abstractmethod
+    async def get_character_by_id(
+        self, guild_id: int, campaign_id: int, character_id: int
+    ) -> Character:
+        """By id, so a rename between an attack and its defence still finds the target."""
 
     @abstractmethod
     async def find_characters(

@@ -300,6 +300,16 @@ class SqliteStore(Store):
         return campaign_from_row(rows[0])
 
     # ---- campaigns ----------------------------------------------------------------------
+    async def get_campaign_by_id(self, guild_id: int, campaign_id: int) -> Campaign:
+        async with self._read() as db:
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
+    async def get_character_by_id(
+        self, guild_id: int, campaign_id: int, character_id: int
+    ) -> Character:
+        async with self._read() as db:
+            return await self._character_by_id(db, guild_id, campaign_id, character_id)
+
     async def campaign_for_channel(self, guild_id: int, channel_id: int, user_id: int) -> Campaign:
         params = {"guild_id": guild_id, "channel_id": channel_id}
         rows = await self._query(CAMPAIGN_FOR_CHANNEL, params)

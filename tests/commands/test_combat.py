@@ -130,3 +130,17 @@ async def test_a_gm_may_press_for_the_player(world):
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
     done = await world.alice.click(attack.response, label="Dodge")
     assert "damage" in embed_of(done)["description"]
+
+
+async def test_a_target_renamed_before_defending_still_defends(world):
+    await make_jaime(world)
+    await make_ser_carol(world)
+    world.dice.push(15)
+    attack = await world.bob.slash(
+        world.channel, "attack", weapon="Long sword", target="Ser Carol"
+    )
+    await world.carol.slash(world.channel, "character set", rename="Dame Carol")
+    world.dice.push(10)
+    done = await world.carol.click(attack.response, label="Parry")
+    assert "Dame Carol" in embed_of(done)["title"]
+    assert "damage" in embed_of(done)["description"]
