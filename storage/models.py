@@ -82,9 +82,15 @@ class Character:
         return next((w for w in self.weapons if w.name.casefold() == folded), None)
 
 
-def _lookup(table: dict[str, int], name: str) -> int | None:
+def find_stat(table: dict[str, int], name: str) -> tuple[str, int] | None:
+    """(the stored spelling, the value) of a stat, matched case-insensitively."""
     folded = name.casefold()
-    return next((v for k, v in table.items() if k.casefold() == folded), None)
+    return next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
+
+
+def _lookup(table: dict[str, int], name: str) -> int | None:
+    found = find_stat(table, name)
+    return found[1] if found else None
 
 
 @dataclass(frozen=True, slots=True)

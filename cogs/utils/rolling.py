@@ -14,7 +14,7 @@ import discord
 
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
-from storage.models import Campaign, Character, RollRecord
+from storage.models import Campaign, Character, RollRecord, find_stat
 from wire.check import Modifier
 from wire.degrees import Degrees
 from wire.dice import Die, obtain_die
@@ -47,29 +47,20 @@ class Roller:
         return self.character
 
     def attribute(self, name: str) -> Modifier:
-        sheet = self.sheet()
-        value = sheet.attribute(name)
-        if value is None:
-            raise UserError(
-                f"{sheet.name} has no attribute {name!r}. "
-                f"Add it with /character set, or give a number with attr."
-            )
-        return Modifier(_spelling(sheet.attributes, name), value)
+        return self._stat("attributes", "attribute", "attr", name)
 
     def skill(self, name: str) -> Modifier:
+        return self._stat("skills", "skill", "skill", name)
+
+    def _stat(self, table: str, kind: str, option: str, name: str) -> Modifier:
         sheet = self.sheet()
-        value = sheet.skill(name)
-        if value is None:
+        found = find_stat(getattr(sheet, table), name)
+        if found is None:
             raise UserError(
-                f"{sheet.name} has no skill {name!r}. "
-                f"Add it with /character set, or give a number with skill."
+                f"{sheet.name} has no {kind} {name!r}. "
+                f"Add it with /character set, or give a number with {option}."
             )
-        return Modifier(_spelling(sheet.skills, name), value)
-
-
-def _spelling(table: dict[str, int], name: str) -> str:
-    folded = name.casefold()
-    return next((k for k in table if k.casefold() == folded), name)
+        return Modifier(*found)
 
 
 async def load_roller(

@@ -8,7 +8,7 @@ A missing skill counts as 0 (untrained), a missing attribute as 0.
 
 from __future__ import annotations
 
-from storage.models import Character, Weapon
+from storage.models import Character, Weapon, find_stat
 from wire.check import Modifier
 from wire.combat import Defence, require_shield
 
@@ -20,11 +20,8 @@ DEFENCE_ATTRIBUTE = {
 
 
 def _stat(table: dict[str, int], name: str) -> tuple[str, int]:
-    folded = name.casefold()
-    for key, value in table.items():
-        if key.casefold() == folded:
-            return key, value
-    return name, 0
+    """The stat as spelled on the sheet, or 0 under the asked name (untrained)."""
+    return find_stat(table, name) or (name, 0)
 
 
 def defence_modifiers(character: Character, defence: Defence) -> tuple[Modifier, ...]:
