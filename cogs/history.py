@@ -28,7 +28,9 @@ def history_line(record: RollRecord) -> str:
     when = f"<t:{int(record.created_at.timestamp())}:R>" if record.created_at else ""
     what = record.kind
     if record.inputs.get("pending") and record.kind == "attack":
-        return f"{when} **{who}** attack: total {record.total}, awaiting a defence"
+        # Logged when posted; the target's defence roll (its own line) settles the damage.
+        target = record.inputs.get("target", "a player character")
+        return f"{when} **{who}** attack on {target}: total {record.total}, defended with buttons"
     against = f" vs {record.target}" if record.target is not None else ""
     degrees = f"{record.degrees} {'DoS' if record.success else 'DoF'}"
     if record.raw_degrees > record.degrees:
