@@ -149,12 +149,17 @@ class WireBot(commands.Bot):
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
+        """Register persistent buttons; each declares `pattern`, the template it was made with.
+
+        discord.py keeps the compiled template under a private name, so the classes hand us the
+        same compiled pattern themselves.
+        """
         super().add_dynamic_items(*items)
-        self._component_templates += [item.__discord_ui_compiled_template__ for item in items]
+        self._component_templates += [item.pattern for item in items]  # type: ignore[attr-defined]
 
     def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
         super().remove_dynamic_items(*items)
-        gone = {item.__discord_ui_compiled_template__ for item in items}
+        gone = {item.pattern for item in items}  # type: ignore[attr-defined]
         self._component_templates = [t for t in self._component_templates if t not in gone]
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

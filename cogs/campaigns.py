@@ -15,7 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.embeds import NEUTRAL, clip
+from cogs.utils.discord_limits import (
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
+from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
 from cogs.utils.rolling import load_roller
@@ -84,7 +90,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             for c in campaigns
         ]
         embed = discord.Embed(
-            title="Campaigns", description=clip("\n".join(lines), 4096), colour=NEUTRAL
+            title="Campaigns",
+            description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
+            colour=NEUTRAL,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -93,10 +101,13 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def info(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         campaign = roller.campaign
-        embed = discord.Embed(title=clip(campaign.name, 256), colour=NEUTRAL)
+        embed = discord.Embed(title=clip(campaign.name, EMBED_TITLE_MAX), colour=NEUTRAL)
         if campaign.is_default:
             embed.description = "This server's default campaign."
-        embed.add_field(name="GMs", value=clip(", ".join(f"<@{g}>" for g in campaign.gm_ids), 1024))
+        embed.add_field(
+            name="GMs",
+            value=clip(", ".join(f"<@{g}>" for g in campaign.gm_ids), EMBED_FIELD_VALUE_MAX),
+        )
         embed.add_field(name="NPC defences", value="take 10" if campaign.npc_take10 else "rolled")
         embed.add_field(
             name="Hidden rolls go to",

@@ -17,18 +17,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.embeds import NEUTRAL, clip
+from cogs.utils.discord_limits import (
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
+from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Base, Name
 from cogs.utils.rolling import Roller, load_roller
-from cogs.utils.tree import describe_error
+from storage.errors import StorageError
 from storage.models import NOTES_MAX, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
 from storage.transfer import MAX_IMPORT_BYTES
 
 if TYPE_CHECKING:
     from bot import WireBot
 
-FIELD_MAX = 1024
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
 Notes = app_commands.Range[str, 0, NOTES_MAX]
 CONFIRM_SECONDS = 60
@@ -42,20 +47,20 @@ def _table(values: dict[str, int]) -> str:
         for name, value in sorted(values.items(), key=lambda i: i[0].casefold())
     ]
     text = ", ".join(lines)
-    return clip(text, FIELD_MAX)
+    return clip(text, EMBED_FIELD_VALUE_MAX)
 
 
 def _weapons(weapons: tuple[Weapon, ...]) -> str:
     if not weapons:
         return "none"
     lines = [f"**{w.name}**: base {w.base}, {w.attribute} + {w.skill}" for w in weapons]
-    return clip("\n".join(lines), FIELD_MAX)
+    return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
 
 
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     kind = "NPC" if character.is_npc else f"player character of <@{character.owner_id}>"
     embed = discord.Embed(
-        title=clip(character.name + (" (active)" if active else ""), 256),
+        title=clip(character.name + (" (active)" if active else ""), EMBED_TITLE_MAX),
         description=kind,
         colour=NEUTRAL,
     )
@@ -64,7 +69,9 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     embed.add_field(name="Weapons", value=_weapons(character.weapons), inline=False)
     embed.add_field(name="Shield", value="yes (can block)" if character.shield else "no")
     if character.notes:
-        embed.add_field(name="Notes", value=clip(character.notes, FIELD_MAX), inline=False)
+        embed.add_field(
+            name="Notes", value=clip(character.notes, EMBED_FIELD_VALUE_MAX), inline=False
+        )
     return embed
 
 
@@ -98,30 +105,35 @@ class ConfirmDelete(discord.ui.View):
                 content="No answer in time; nothing was deleted.", view=None
             )
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    def _require_chooser(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.roller.user_id:
-            await interaction.response.send_message("This is not your choice.", ephemeral=True)
-            return False
-        return True
+            raise UserError("This is not your choice.")
 
     @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
     async def delete(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        # stop() only after answering: until then the custom ids must count as live, or the
-        # stale-button handler would answer this very press.
-        store = self.cog.bot.store
+        await self.cog.bot.tree.run(interaction, lambda: self._delete(interaction))
+
+    async def _delete(self, interaction: discord.Interaction) -> None:
+        self._require_chooser(interaction)
         try:
-            await store.delete_character(
+            await self.cog.bot.store.delete_character(
                 self.roller.guild_id, self.roller.campaign.id, self.roller.user_id, self.name
             )
-        except Exception as error:  # answered, never left hanging
-            content = describe_error(error)[0]
+        except StorageError as error:  # the question is settled either way: say how
+            content = str(error)
         else:
             content = f"Deleted {self.name}."
         await interaction.response.edit_message(content=content, view=None)
+        # stop() only after answering: until then the custom ids must count as live, or the
+        # stale-button handler would answer this very press.
         self.stop()
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.bot.tree.run(interaction, lambda: self._cancel(interaction))
+
+    async def _cancel(self, interaction: discord.Interaction) -> None:
+        self._require_chooser(interaction)
         await interaction.response.edit_message(content="Nothing was deleted.", view=None)
         self.stop()
 
@@ -211,8 +223,12 @@ class Characters(commands.GroupCog, group_name="character"):
             for c in found
         ]
         embed = discord.Embed(
-            title=clip(f"{'NPCs' if npcs else 'Characters'} in {roller.campaign.name}", 256),
-            description=clip("\n".join(lines), 4096) if lines else "None yet: /character create",
+            title=clip(
+                f"{'NPCs' if npcs else 'Characters'} in {roller.campaign.name}", EMBED_TITLE_MAX
+            ),
+            description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+            if lines
+            else "None yet: /character create",
             colour=NEUTRAL,
         )
         await interaction.response.send_message(embed=embed, ephemeral=npcs)

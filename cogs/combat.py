@@ -9,6 +9,7 @@ press after the time limit turns the message into a note that the attack expired
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -16,15 +17,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.rolls import DEFENCE_CHOICES
 from cogs.utils import autocomplete as ac
-from cogs.utils.embeds import FAILURE, NEUTRAL, clip, combat_embed, modifiers_field
-from cogs.utils.errors import USER_ERRORS, UserError, answer_ephemeral
-from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, Base, DieFace, Mod, Name, Skill, Target
+from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
+from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, modifiers_field
+from cogs.utils.errors import UserError
+from cogs.utils.options import (
+    DEFENCE_CHOICES,
+    ROLL_DESCRIPTIONS,
+    Attr,
+    Base,
+    DieFace,
+    Mod,
+    Name,
+    Skill,
+    Target,
+)
 from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
-from cogs.utils.tree import describe_error, log_interaction
-from storage.models import Character, PendingAction
+from storage.models import Character, PendingAction, PendingAttack, RollState, StoredRoll
 from wire import limits, text
 from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack
@@ -38,37 +48,36 @@ log = logging.getLogger("wire.combat")
 
 DEFENCE_WINDOW = timedelta(minutes=15)
 """How long a player-character target has to press a defence button."""
-PENDING_KIND = "attack"
 SQLITE_MAX_INTEGER = 2**63 - 1
 UNRESOLVED = Degrees(success=True, raw=0, capped=0)
-"""Degrees logged for an attack that still waits for its defence; the defence roll settles it."""
+"""Degrees logged with an attack in the waiting state; its defence roll has the real ones."""
+ALREADY_SETTLED = "This attack was already resolved or has expired."
 
 
-def _roll_payload(roll: Roll) -> dict[str, Any]:
-    return {
-        "face": roll.die.face,
-        "source": str(roll.die.source),
-        "modifiers": [[m.label, m.value] for m in roll.modifiers],
-    }
-
-
-def _roll_from_payload(data: dict[str, Any]) -> Roll:
-    return Roll(
-        Die(int(data["face"]), DieSource(data["source"])),
-        tuple(Modifier(str(label), int(value)) for label, value in data["modifiers"]),
+def stored_roll(roll: Roll) -> StoredRoll:
+    return StoredRoll(
+        roll.die.face, str(roll.die.source), tuple((m.label, m.value) for m in roll.modifiers)
     )
 
 
-def waiting_embed(payload: dict[str, Any], expires: int) -> discord.Embed:
+def roll_of(stored: StoredRoll) -> Roll:
+    return Roll(
+        Die(stored.face, DieSource(stored.source)),
+        tuple(Modifier(label, value) for label, value in stored.modifiers),
+    )
+
+
+def waiting_embed(payload: PendingAttack, expires: int) -> discord.Embed:
     """The attack as posted while it waits for the target's defence."""
-    attack = _roll_from_payload(payload["attack"])
+    attack = roll_of(payload.attack)
     embed = discord.Embed(
         title=clip(
-            f"{payload['attacker']}: Attack with {payload['weapon']} on {payload['target']}", 256
+            f"{payload.attacker}: Attack with {payload.weapon} on {payload.target}",
+            EMBED_TITLE_MAX,
         ),
         description=(
-            f"**{payload['target']}, choose a defence!** Attack total **{attack.total}**, "
-            f"{payload['base']} base damage.\nOnly {payload['target']}'s player or a GM can "
+            f"**{payload.target}, choose a defence!** Attack total **{attack.total}**, "
+            f"{payload.base} base damage.\nOnly {payload.target}'s player or a GM can "
             f"choose. Expires <t:{expires}:R>."
         ),
         colour=NEUTRAL,
@@ -79,11 +88,14 @@ def waiting_embed(payload: dict[str, Any], expires: int) -> discord.Embed:
     return embed
 
 
-class DefenceButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wire:def:(?P<pending>[0-9]+):(?P<defence>parry|block|dodge)",
-):
+DEFENCE_ID = re.compile(r"wire:def:(?P<pending>[0-9]+):(?P<defence>parry|block|dodge)")
+
+
+class DefenceButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCE_ID):
     """A defence choice for a waiting attack; its custom id is all the state it needs."""
+
+    pattern = DEFENCE_ID
+    """The bot's stale-button check reads this (see WireBot.add_dynamic_items)."""
 
     def __init__(self, pending_id: int, defence: Defence) -> None:
         super().__init__(
@@ -104,20 +116,13 @@ class DefenceButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
         cog: Combat | None = bot.get_cog("Combat")  # type: ignore[assignment]
-        try:
-            if cog is None or bot.closing:
-                raise UserError("The bot is restarting. Press the button again in a minute.")
-            await cog.resolve_defence(interaction, self.pending_id, self.defence)
-            log_interaction(interaction, "ok")
-        except Exception as error:  # every press is answered, whatever went wrong
-            message, is_bug = describe_error(error)
-            if is_bug:
-                log.error("Defence button failed", exc_info=error)
-            elif not isinstance(error, USER_ERRORS):
-                log.warning("Defence button refused: %s", error)
-            await answer_ephemeral(interaction, message)
-            log_interaction(interaction, "bug" if is_bug else "refused")
+        if cog is None:
+            raise UserError("The bot is restarting. Press the button again in a minute.")
+        await cog.resolve_defence(interaction, self.pending_id, self.defence)
 
 
 def defence_view(pending_id: int, target: Character) -> discord.ui.View:
@@ -291,20 +296,24 @@ class Combat(commands.Cog):
         weapon: str | None,
     ) -> None:
         expires_at = self.bot.now() + DEFENCE_WINDOW
-        payload = {
-            "attacker": roller.name,
-            "attacker_user": roller.user_id,
-            "attacker_character": roller.character.id if roller.character else None,
-            "weapon": weapon or "a weapon",
-            "base": base,
-            "attack": _roll_payload(attack),
-            "target": defender.name,
-            "target_id": defender.id,
-            "target_owner": defender.owner_id,
-            "channel_id": roller.channel_id,
-        }
+        payload = PendingAttack(
+            attacker=roller.name,
+            attacker_user=roller.user_id,
+            attacker_character=roller.character.id if roller.character else None,
+            weapon=weapon or "a weapon",
+            base=base,
+            attack=stored_roll(attack),
+            target=defender.name,
+            target_id=defender.id,
+            target_owner=defender.owner_id,
+            channel_id=roller.channel_id,
+        )
         pending = await self.bot.store.create_pending(
-            roller.guild_id, roller.campaign.id, PENDING_KIND, payload, expires_at
+            roller.guild_id,
+            roller.campaign.id,
+            PendingAttack.KIND,
+            payload.to_payload(),
+            expires_at,
         )
         record = record_for(
             interaction,
@@ -315,6 +324,8 @@ class Combat(commands.Cog):
             total=attack.total,
             target=None,
             degrees=UNRESOLVED,
+            state=RollState.WAITING,
+            pending_id=pending.id,
         )
         embed = waiting_embed(payload, int(expires_at.timestamp()))
         await deliver(
@@ -342,39 +353,36 @@ class Combat(commands.Cog):
         if interaction.guild_id is None:
             raise UserError("This button works in a server channel.")
         if pending_id > SQLITE_MAX_INTEGER:
-            raise UserError("This attack was already resolved or has expired.")
+            raise UserError(ALREADY_SETTLED)
         pending = await store.get_pending(interaction.guild_id, pending_id)
-        if pending is None:
-            raise UserError("This attack was already resolved or has expired.")
-        payload = pending.payload
+        if pending is None or pending.kind != PendingAttack.KIND:
+            raise UserError(ALREADY_SETTLED)
+        payload = PendingAttack.from_payload(pending.payload)
         campaign = await store.get_campaign_by_id(interaction.guild_id, pending.campaign_id)
         presser = interaction.user.id
-        if presser != payload["target_owner"] and not campaign.is_gm(presser):
-            raise UserError(f"Only {payload['target']}'s player or a GM can choose this defence.")
+        if presser != payload.target_owner and not campaign.is_gm(presser):
+            raise UserError(f"Only {payload.target}'s player or a GM can choose this defence.")
         if self.bot.now() >= pending.expires_at:
-            if await store.claim_pending(interaction.guild_id, pending_id):
+            if await store.settle_pending(interaction.guild_id, pending_id, RollState.EXPIRED):
                 await interaction.response.edit_message(embed=expired_embed(payload), view=None)
                 return
-            raise UserError("This attack was already resolved or has expired.")
+            raise UserError(ALREADY_SETTLED)
         defender = await store.get_character_by_id(
-            interaction.guild_id, campaign.id, int(payload["target_id"])
+            interaction.guild_id, campaign.id, payload.target_id
         )
         defence_mods = defence_modifiers(defender, defence)
-        attack = _roll_from_payload(payload["attack"])
+        attack = roll_of(payload.attack)
         defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
-        attack_mods = attack.modifiers
         result = resolve_attack(
-            attack_mods, int(payload["base"]), attack.die, defender=defence_roll, defence=defence
+            attack.modifiers, payload.base, attack.die, defender=defence_roll, defence=defence
         )
-        if not await store.claim_pending(interaction.guild_id, pending_id):
-            raise UserError("This attack was already resolved.")
         roller = Roller(
             campaign,
             defender,
             defender.name,
             presser,
             interaction.guild_id,
-            interaction.channel_id or payload["channel_id"],
+            interaction.channel_id or payload.channel_id,
         )
         record = record_for(
             interaction,
@@ -384,8 +392,8 @@ class Combat(commands.Cog):
                 "pending": pending_id,
                 "defence": defence.value,
                 "attack_total": attack.total,
-                "base": payload["base"],
-                "attacker": payload["attacker"],
+                "base": payload.base,
+                "attacker": payload.attacker,
             },
             die=defence_roll.die,
             total=defence_roll.total,
@@ -393,9 +401,12 @@ class Combat(commands.Cog):
             degrees=result.degrees,
             damage=result.damage.amount,
         )
-        await store.log_roll(record)
+        if not await store.settle_pending(
+            interaction.guild_id, pending_id, RollState.DEFENDED, record
+        ):
+            raise UserError("This attack was already resolved.")
         embed = combat_embed(
-            payload["attacker"], result, weapon=payload["weapon"], opponent=defender.name
+            payload.attacker, result, weapon=payload.weapon, opponent=defender.name
         )
         await interaction.response.edit_message(embed=embed, view=None)
 
@@ -407,7 +418,9 @@ class Combat(commands.Cog):
     async def sweep_expired(self) -> None:
         """Turn attacks nobody defended in time into a note, so no buttons linger forever."""
         for pending in await self.bot.store.expired_pending(self.bot.now()):
-            if not await self.bot.store.claim_pending(pending.guild_id, pending.id):
+            if not await self.bot.store.settle_pending(
+                pending.guild_id, pending.id, RollState.EXPIRED
+            ):
                 continue
             await self._mark_expired(pending)
 
@@ -421,18 +434,20 @@ class Combat(commands.Cog):
         channel = self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id)
         message = channel.get_partial_message(pending.message_id)
         try:
-            await message.edit(embed=expired_embed(pending.payload), view=None)
+            await message.edit(
+                embed=expired_embed(PendingAttack.from_payload(pending.payload)), view=None
+            )
         except discord.HTTPException as error:
             log.info("Could not mark attack %s expired: %s", pending.id, error)
 
 
-def expired_embed(payload: dict[str, Any]) -> discord.Embed:
-    attack = _roll_from_payload(payload["attack"])
+def expired_embed(payload: PendingAttack) -> discord.Embed:
+    attack = roll_of(payload.attack)
     embed = discord.Embed(
-        title=clip(f"{payload['attacker']}: Attack on {payload['target']} (expired)", 256),
+        title=clip(f"{payload.attacker}: Attack on {payload.target} (expired)", EMBED_TITLE_MAX),
         description=(
             f"No defence was chosen in time. To settle it by hand: "
-            f"`/defend vs:{attack.total} base:{payload['base']}`"
+            f"`/defend vs:{attack.total} base:{payload.base}`"
         ),
         colour=FAILURE,
     )

@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.rolls import stat_modifiers
 from cogs.utils import autocomplete as ac
-from cogs.utils.embeds import NEUTRAL, clip, craft_embed
+from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX, clip
+from cogs.utils.embeds import NEUTRAL, craft_embed
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
-from cogs.utils.rolling import deliver, die_for, load_roller, record_for
-from storage.errors import StorageError
+from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_modifiers
+from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
             await self.bot.store.apply_craft_roll(
                 project, project.quality, result.quality_after, record
             )
-        except StorageError as error:
+        except Conflict as error:
             raise UserError(
                 f"Another roll on {project.item} landed first, so this one was not applied. "
                 "Roll again."
@@ -158,15 +158,17 @@ class Crafting(commands.GroupCog, group_name="craft"):
             )
         if not projects:
             raise UserError("You have no crafting projects here. Start one with /craft start.")
-        embed = discord.Embed(title=clip(f"{roller.name}: crafting", 256), colour=NEUTRAL)
-        for project in projects[:25]:
+        embed = discord.Embed(
+            title=clip(f"{roller.name}: crafting", EMBED_TITLE_MAX), colour=NEUTRAL
+        )
+        for project in projects[:EMBED_MAX_FIELDS]:
             embed.add_field(
-                name=clip(project.item, 256),
+                name=clip(project.item, EMBED_FIELD_NAME_MAX),
                 value=f"Quality **{project.quality}** after {project.rolls} roll(s)",
                 inline=False,
             )
-        if len(projects) > 25:
-            embed.set_footer(text=f"and {len(projects) - 25} more")
+        if len(projects) > EMBED_MAX_FIELDS:
+            embed.set_footer(text=f"and {len(projects) - EMBED_MAX_FIELDS} more")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="finish", description="Finish a project: it keeps its final quality")

@@ -12,14 +12,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.utils.embeds import NEUTRAL, clip
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
+from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import load_roller
-from storage.models import RollRecord
+from storage.models import RollRecord, RollState
+
+UNSETTLED = {
+    RollState.WAITING: "waiting for the defence",
+    RollState.DEFENDED: "defended with buttons",
+    RollState.EXPIRED: "expired without a defence",
+}
 
 if TYPE_CHECKING:
     from bot import WireBot
-
-DESCRIPTION_MAX = 4096
 
 
 def history_line(record: RollRecord) -> str:
@@ -27,10 +32,12 @@ def history_line(record: RollRecord) -> str:
     who = record.character_name or f"<@{record.user_id}>"
     when = f"<t:{int(record.created_at.timestamp())}:R>" if record.created_at else ""
     what = record.kind
-    if record.inputs.get("pending") and record.kind == "attack":
-        # Logged when posted; the target's defence roll (its own line) settles the damage.
+    if record.state is not RollState.RESOLVED:
+        # An attack on a player character: its defence roll (its own line) has the damage.
         target = record.inputs.get("target", "a player character")
-        return f"{when} **{who}** attack on {target}: total {record.total}, defended with buttons"
+        return (
+            f"{when} **{who}** attack on {target}: total {record.total}, {UNSETTLED[record.state]}"
+        )
     against = f" vs {record.target}" if record.target is not None else ""
     degrees = f"{record.degrees} {'DoS' if record.success else 'DoF'}"
     if record.raw_degrees > record.degrees:
@@ -71,14 +78,14 @@ class History(commands.Cog):
         title = f"Recent rolls in {roller.campaign.name}"
         if user:
             title += f" by {user.display_name}"
-        embed = discord.Embed(title=clip(title, 256), colour=NEUTRAL)
+        embed = discord.Embed(title=clip(title, EMBED_TITLE_MAX), colour=NEUTRAL)
         if not records:
             embed.description = "No rolls yet."
         lines: list[str] = []
         used = 0
         for record in records:
             line = history_line(record)
-            if used + len(line) + 1 > DESCRIPTION_MAX:
+            if used + len(line) + 1 > EMBED_DESCRIPTION_MAX:
                 break
             lines.append(line)
             used += len(line) + 1

@@ -9,9 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import check_embed, combat_embed, contest_embed
 from cogs.utils.errors import UserError
 from cogs.utils.options import (
+    DEFENCE_CHOICES,
     ROLL_DESCRIPTIONS,
     Attr,
     Base,
@@ -21,7 +23,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for
+from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for, stat_modifiers
 from cogs.utils.sheets import defence_modifiers
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
@@ -30,47 +32,6 @@ from wire.contest import resolve_contest
 
 if TYPE_CHECKING:
     from bot import WireBot
-
-DEFENCE_CHOICES = [app_commands.Choice(name=d.value.capitalize(), value=d.value) for d in Defence]
-
-
-def stat_modifiers(
-    roller: Roller,
-    attr: int | None,
-    skill: int | None,
-    attr_name: str | None,
-    skill_name: str | None,
-    mod: int,
-    *,
-    attr_option: str = "attr",
-    skill_option: str = "skill",
-) -> tuple[Modifier, ...]:
-    """Attribute + skill (+ mod), each from a number or, by name, from the roller's sheet."""
-    if attr is not None and attr_name:
-        raise UserError(f"Give {attr_option} or {attr_option}_name, not both.")
-    if skill is not None and skill_name:
-        raise UserError(f"Give {skill_option} or {skill_option}_name, not both.")
-    if attr is None and not attr_name:
-        raise UserError(
-            f"Give the attribute: a number with {attr_option}, "
-            f"or a name from your sheet with {attr_option}_name."
-        )
-    if skill is None and not skill_name:
-        raise UserError(
-            f"Give the skill: a number with {skill_option}, "
-            f"or a name from your sheet with {skill_option}_name."
-        )
-    mods = [
-        roller.attribute(attr_name)
-        if attr_name
-        else Modifier("Attribute", limits.ATTRIBUTE.check(attr, "The attribute")),
-        roller.skill(skill_name)
-        if skill_name
-        else Modifier("Skill", limits.SKILL.check(skill, "The skill")),
-    ]
-    if mod:
-        mods.append(Modifier("Modifier", limits.MODIFIER.check(mod)))
-    return tuple(mods)
 
 
 class Rolls(commands.Cog):
@@ -290,7 +251,7 @@ class Rolls(commands.Cog):
         result = resolve_contest(active, passive)
         embed = contest_embed(roller.name, opposing.name, result)
         if label:
-            embed.title = f"{label}: {roller.name} vs {opposing.name}"[:256]
+            embed.title = clip(f"{label}: {roller.name} vs {opposing.name}", EMBED_TITLE_MAX)
         record = record_for(
             interaction,
             roller,

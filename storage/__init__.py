@@ -33,6 +33,7 @@ from storage.models import (
 from storage.sqlite import SqliteStore
 
 DEFAULT_DATABASE = "data/wire.db"
+"""The database when neither WIRE_DATABASE nor a path is given (relative to the working folder)."""
 
 
 def database_path(path: str | Path | None = None) -> Path:

@@ -22,6 +22,7 @@ from storage.models import (
     CraftProject,
     PendingAction,
     RollRecord,
+    RollState,
     Weapon,
 )
 
@@ -316,6 +317,21 @@ class Store(ABC):
     @abstractmethod
     async def claim_pending(self, guild_id: int, pending_id: int) -> bool:
         """Remove it; True only for the one caller that removed it (a press wins once)."""
+
+    @abstractmethod
+    async def settle_pending(
+        self,
+        guild_id: int,
+        pending_id: int,
+        outcome: RollState,
+        record: RollRecord | None = None,
+    ) -> bool:
+        """Claim the action, log `record` (the roll that settles it, if any) and mark the rolls
+        that waited on it `outcome`, all in one transaction; False if it was claimed already.
+
+        One transaction, so a defence is never logged without its attack being settled, nor the
+        other way round, and of two presses exactly one settles it.
+        """
 
     @abstractmethod
     async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from storage.errors import InvalidValue
+from wire import limits
 
 NAME_MAX = 64
 """Longest campaign, character, weapon, attribute, skill or item name (characters)."""
 NOTES_MAX = 1000
 """Longest character notes (characters); fits one embed field."""
-STAT_MIN, STAT_MAX = -10, 30
-"""Range of an attribute value on a sheet."""
-SKILL_MIN, SKILL_MAX = 0, 10
-"""Range of a skill value on a sheet (WIRE skills go 0 to 10)."""
-BASE_MIN, BASE_MAX = 0, 50
-"""Range of a weapon's base damage."""
-QUALITY_MIN, QUALITY_MAX = -1000, 1000
-"""Range of a crafting project's quality."""
+# The value ranges are the rules core's (wire/limits.py), so a sheet holds exactly what a roll
+# accepts; these names only spell them the way the store's checks read them.
+STAT_MIN, STAT_MAX = limits.ATTRIBUTE.low, limits.ATTRIBUTE.high
+SKILL_MIN, SKILL_MAX = limits.SKILL.low, limits.SKILL.high
+BASE_MIN, BASE_MAX = limits.BASE.low, limits.BASE.high
+QUALITY_MIN, QUALITY_MAX = limits.QUALITY.low, limits.QUALITY.high
 MAX_ATTRIBUTES = 20
 MAX_SKILLS = 60
 MAX_WEAPONS = 10
@@ -58,10 +60,13 @@ class Weapon:
 
 @dataclass(frozen=True, slots=True)
 class Character:
-    id: int
-    campaign_id: int
+    """A character sheet: read from the store, or validated from an import before it is stored.
+
+    One model for both, so an import, an export and the store cannot drift apart; a sheet that is
+    not stored yet has id, campaign_id and owner_id 0 (the store assigns them).
+    """
+
     name: str
-    owner_id: int
     is_npc: bool = False
     attributes: dict[str, int] = field(default_factory=dict)
     """Attribute name (as the user wrote it) -> value. Look-ups are case-insensitive."""
@@ -70,6 +75,9 @@ class Character:
     shield: bool = False
     """Block needs a shield."""
     notes: str = ""
+    id: int = 0
+    campaign_id: int = 0
+    owner_id: int = 0
 
     def attribute(self, name: str) -> int | None:
         return _lookup(self.attributes, name)
@@ -106,6 +114,16 @@ class CraftProject:
     """How many crafting rolls have been applied."""
 
 
+class RollState(StrEnum):
+    """Where a logged roll stands. Only an attack on a player character is ever not resolved:
+    it is logged when posted, waits for the defence button, and ends defended or expired."""
+
+    RESOLVED = "resolved"
+    WAITING = "waiting"
+    DEFENDED = "defended"
+    EXPIRED = "expired"
+
+
 @dataclass(frozen=True, slots=True)
 class RollRecord:
     """One resolved roll as it goes into the roll log.
@@ -138,6 +156,9 @@ class RollRecord:
     interaction_id: int | None = None
     id: int | None = None
     created_at: datetime | None = None
+    state: RollState = RollState.RESOLVED
+    pending_id: int | None = None
+    """The pending action a waiting roll waits on; settling that action settles this roll."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +177,103 @@ class PendingAction:
     expires_at: datetime
     channel_id: int | None = None
     message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoll:
+    """A roll kept for later (the attack a defence answers): the die and the modifiers."""
+
+    face: int
+    source: str
+    """rolled, table or take10."""
+    modifiers: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        return self.face + sum(value for _, value in self.modifiers)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAttack:
+    """An attack on a player character that waits for its defence: the payload of a pending
+    action of kind "attack".
+
+    Versioned and checked when read back, so a payload written by another version of the bot
+    (or damaged by hand) is refused with a message, never half-used.
+    """
+
+    KIND: ClassVar[str] = "attack"
+    VERSION: ClassVar[int] = 1
+
+    attacker: str
+    attacker_user: int
+    attacker_character: int | None
+    weapon: str
+    base: int
+    attack: StoredRoll
+    target: str
+    target_id: int
+    target_owner: int
+    channel_id: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "v": self.VERSION,
+            "attacker": self.attacker,
+            "attacker_user": self.attacker_user,
+            "attacker_character": self.attacker_character,
+            "weapon": self.weapon,
+            "base": self.base,
+            "attack": {
+                "face": self.attack.face,
+                "source": self.attack.source,
+                "modifiers": [list(m) for m in self.attack.modifiers],
+            },
+            "target": self.target,
+            "target_id": self.target_id,
+            "target_owner": self.target_owner,
+            "channel_id": self.channel_id,
+        }
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> PendingAttack:
+        """The attack, or InvalidValue if the payload is not one this version wrote."""
+        try:
+            if data.get("v", 1) != cls.VERSION:
+                raise ValueError(f"version {data.get('v')!r}")
+            roll = data["attack"]
+            attack = StoredRoll(
+                _int(roll["face"]),
+                _text(roll["source"]),
+                tuple((_text(label), _int(value)) for label, value in roll["modifiers"]),
+            )
+            character = data.get("attacker_character")
+            return cls(
+                attacker=_text(data["attacker"]),
+                attacker_user=_int(data["attacker_user"]),
+                attacker_character=None if character is None else _int(character),
+                weapon=_text(data["weapon"]),
+                base=_int(data["base"]),
+                attack=attack,
+                target=_text(data["target"]),
+                target_id=_int(data["target_id"]),
+                target_owner=_int(data["target_owner"]),
+                channel_id=_int(data["channel_id"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidValue(
+                "This attack's stored data cannot be read (it was written by another version "
+                "of the bot). Settle it by hand with /defend."
+            ) from exc
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, got {value!r}")
+    return value

@@ -13,7 +13,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from storage.errors import InvalidValue
-from storage.models import Campaign, Character, CraftProject, PendingAction, RollRecord, Weapon
+from storage.models import (
+    Campaign,
+    Character,
+    CraftProject,
+    PendingAction,
+    RollRecord,
+    RollState,
+    Weapon,
+)
 
 NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -99,15 +107,16 @@ ON CONFLICT (character_id, name_key) DO UPDATE
 
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
     total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
-    interaction_id, created_at, id"""
+    interaction_id, created_at, id, state, pending_id"""
 
 INSERT_ROLL = f"""
 INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
     total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
-    interaction_id, project_id, created_at)
+    interaction_id, project_id, created_at, state, pending_id)
 SELECT c.guild_id, c.id, :channel_id, :user_id, :kind, :inputs, :die, :die_source,
     :total, :target, :success, :degrees, :raw_degrees, :damage, :hidden, :character_id,
-    :character_name, :interaction_id, :project_id, coalesce(:created_at, {NOW_SQL})
+    :character_name, :interaction_id, :project_id, coalesce(:created_at, {NOW_SQL}), :state,
+    :pending_id
   FROM campaigns AS c
  WHERE c.id = :campaign_id AND c.guild_id = :guild_id
 ON CONFLICT (interaction_id) DO NOTHING
@@ -194,6 +203,8 @@ def roll_from_row(row: Sequence[Any]) -> RollRecord:
         interaction_id=row[17],
         created_at=datetime.fromisoformat(row[18]),
         id=row[19],
+        state=RollState(row[20]),
+        pending_id=row[21],
     )
 
 
@@ -219,6 +230,8 @@ def roll_params(record: RollRecord, project_id: int | None = None) -> dict[str, 
         "interaction_id": record.interaction_id,
         "project_id": project_id,
         "created_at": utc_text(record.created_at) if record.created_at else None,
+        "state": str(record.state),
+        "pending_id": record.pending_id,
     }
 
 

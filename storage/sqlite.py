@@ -55,6 +55,7 @@ from storage.models import (
     CraftProject,
     PendingAction,
     RollRecord,
+    RollState,
     Weapon,
 )
 from storage.queries import (
@@ -79,7 +80,7 @@ from storage.queries import (
     utc_text,
 )
 from storage.schema import BUSY_TIMEOUT_S, prepare_database
-from storage.transfer import CharacterSheet, campaign_document, character_document, parse_import
+from storage.transfer import campaign_document, character_document, parse_import
 from storage.validation import (
     STAT_COUNTS,
     check_kind,
@@ -1075,6 +1076,32 @@ class SqliteStore(Store):
         )
         return bool(rows)
 
+    async def settle_pending(
+        self,
+        guild_id: int,
+        pending_id: int,
+        outcome: RollState,
+        record: RollRecord | None = None,
+    ) -> bool:
+        async with self._write() as db:
+            claimed = await _rows(
+                db,
+                "DELETE FROM pending_actions WHERE id = ? AND guild_id = ? RETURNING id",
+                (pending_id, guild_id),
+            )
+            if not claimed:
+                return False
+            if record is not None:
+                logged = await _rows(db, INSERT_ROLL, roll_params(record))
+                if not logged:
+                    raise InvalidValue("This interaction was already logged for another roll.")
+            await db.execute(
+                "UPDATE roll_log SET state = ? "
+                "WHERE pending_id = ? AND guild_id = ? AND state = 'waiting'",
+                (str(outcome), pending_id, guild_id),
+            )
+            return True
+
     async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
         if limit <= 0:
             return []
@@ -1160,7 +1187,7 @@ class SqliteStore(Store):
         db: aiosqlite.Connection,
         campaign_id: int,
         actor_id: int,
-        sheet: CharacterSheet,
+        sheet: Character,
         existing: Sequence[Any] | None,
     ) -> int:
         values = (sheet.name, int(sheet.is_npc), int(sheet.shield), sheet.notes)

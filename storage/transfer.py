@@ -50,7 +50,7 @@ a converter from the old one.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,24 +86,11 @@ _WEAPON_FIELDS = ("name", "base", "attribute", "skill")
 
 
 @dataclass(frozen=True, slots=True)
-class CharacterSheet:
-    """A validated character from an import, ready to write."""
-
-    name: str
-    is_npc: bool = False
-    attributes: dict[str, int] = field(default_factory=dict)
-    skills: dict[str, int] = field(default_factory=dict)
-    weapons: tuple[Weapon, ...] = ()
-    shield: bool = False
-    notes: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class ImportPlan:
     """A validated import: what to write, nothing of how."""
 
     kind: str
-    characters: tuple[CharacterSheet, ...]
+    characters: tuple[Character, ...]
     campaign_name: str | None = None
     npc_take10: bool | None = None
 
@@ -310,7 +297,7 @@ class _Checker:
             self.problem(
                 "characters", f"{len(entries)} entries is over the limit of {MAX_IMPORT_CHARACTERS}"
             )
-        sheets: list[CharacterSheet] = []
+        sheets: list[Character] = []
         first_path: dict[str, str] = {}
         for index, entry in enumerate(entries):
             path = f"characters[{index}]"
@@ -336,7 +323,7 @@ class _Checker:
             return None
         return value
 
-    def character(self, value: Any, path: str) -> CharacterSheet | None:
+    def character(self, value: Any, path: str) -> Character | None:
         before = len(self.problems)
         data = self.obj(value, path, _CHARACTER_FIELDS)
         if data is None:
@@ -361,7 +348,7 @@ class _Checker:
         weapons = self.weapons(data.get("weapons", []), f"{path}.weapons")
         if len(self.problems) > before:
             return None
-        return CharacterSheet(
+        return Character(
             name, bool(is_npc), attributes, skills, tuple(weapons), bool(shield), notes
         )
 

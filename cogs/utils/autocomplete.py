@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from storage.errors import StorageError
 from storage.models import Campaign, Character
 
 if TYPE_CHECKING:
     from bot import WireBot
 
-MAX_CHOICES = 25
 Choices = list[app_commands.Choice[str]]
 
 
@@ -26,7 +26,7 @@ def choices(names: Iterable[tuple[str, str]], current: str) -> Choices:
     """(label, value) pairs whose value contains what was typed, as Discord choices."""
     folded = current.casefold()
     return [
-        app_commands.Choice(name=label[:100], value=value[:100])
+        app_commands.Choice(name=label[:CHOICE_NAME_MAX], value=value[:CHOICE_VALUE_MAX])
         for label, value in names
         if folded in value.casefold()
     ][:MAX_CHOICES]

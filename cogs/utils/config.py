@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATABASE = "data/wire.db"
+from storage import DEFAULT_DATABASE
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "

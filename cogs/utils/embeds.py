@@ -10,6 +10,13 @@ from __future__ import annotations
 
 import discord
 
+from cogs.utils.discord_limits import (
+    EMBED_FIELD_NAME_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_FOOTER_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
 from wire import text
 from wire.check import CheckResult, Roll
 from wire.combat import CombatResult
@@ -22,14 +29,6 @@ SUCCESS = discord.Colour(0x2ECC71)
 FAILURE = discord.Colour(0xE74C3C)
 NEUTRAL = discord.Colour(0x5865F2)
 
-# Discord's embed limits (title 256, field name 256, field value 1,024, footer 2,048).
-TITLE_MAX = 256
-FIELD_MAX = 1024
-
-
-def clip(value: str, limit: int) -> str:
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
 
 def die_field(roll: Roll) -> str:
     return text.die_text(roll.die)
@@ -38,7 +37,7 @@ def die_field(roll: Roll) -> str:
 def modifiers_field(roll: Roll) -> str:
     if not roll.modifiers:
         return "none"
-    return clip(", ".join(f"{m.label} {m.value:+d}" for m in roll.modifiers), FIELD_MAX)
+    return clip(", ".join(f"{m.label} {m.value:+d}" for m in roll.modifiers), EMBED_FIELD_VALUE_MAX)
 
 
 def winner_degrees(degrees: Degrees) -> str:
@@ -55,7 +54,7 @@ def _roll_fields(embed: discord.Embed, roll: Roll, target_label: str, target: in
 def check_embed(who: str, result: CheckResult, label: str = "Check") -> discord.Embed:
     outcome = "Success" if result.success else "Failure"
     embed = discord.Embed(
-        title=clip(f"{who}: {label}", TITLE_MAX),
+        title=clip(f"{who}: {label}", EMBED_TITLE_MAX),
         description=f"**{outcome}: {text.degrees_text(result.degrees)}**",
         colour=SUCCESS if result.success else FAILURE,
     )
@@ -90,7 +89,7 @@ def combat_embed(
     if opponent:
         title += f" {'on' if attacking else 'against'} {opponent}"
     embed = discord.Embed(
-        title=clip(title, TITLE_MAX),
+        title=clip(title, EMBED_TITLE_MAX),
         description=f"**{combat_outcome(result)}**\n**{text.damage_text(result)}**",
         colour=SUCCESS if result.success else FAILURE,
     )
@@ -99,8 +98,8 @@ def combat_embed(
     if result.opponent is not None:
         label = result.defence.value.capitalize() if result.defence and attacking else theirs
         embed.add_field(
-            name=clip(f"{opponent or 'Opponent'}: {label}", 256),
-            value=clip(text.roll_text(result.opponent), FIELD_MAX),
+            name=clip(f"{opponent or 'Opponent'}: {label}", EMBED_FIELD_NAME_MAX),
+            value=clip(text.roll_text(result.opponent), EMBED_FIELD_VALUE_MAX),
             inline=False,
         )
     goal = "to hit" if attacking else "to defend"
@@ -111,15 +110,23 @@ def combat_embed(
 def contest_embed(active: str, passive: str, result: ContestResult) -> discord.Embed:
     winner, loser = (active, passive) if result.active_won else (passive, active)
     embed = discord.Embed(
-        title=clip(f"Contest: {active} vs {passive}", TITLE_MAX),
+        title=clip(f"Contest: {active} vs {passive}", EMBED_TITLE_MAX),
         description=f"**{clip(winner, 100)} wins with {winner_degrees(result.degrees)}** "
         f"({clip(loser, 100)}: {result.degrees.capped} DoF)",
         colour=SUCCESS if result.active_won else FAILURE,
     )
-    embed.add_field(name=clip(active, 256), value=clip(text.roll_text(result.active), FIELD_MAX))
-    embed.add_field(name=clip(passive, 256), value=clip(text.roll_text(result.passive), FIELD_MAX))
+    embed.add_field(
+        name=clip(active, EMBED_FIELD_NAME_MAX),
+        value=clip(text.roll_text(result.active), EMBED_FIELD_VALUE_MAX),
+    )
+    embed.add_field(
+        name=clip(passive, EMBED_FIELD_NAME_MAX),
+        value=clip(text.roll_text(result.passive), EMBED_FIELD_VALUE_MAX),
+    )
     embed.set_footer(
-        text=clip(f"{text.percent(result.odds.chance)} for {active} before the roll", 2048)
+        text=clip(
+            f"{text.percent(result.odds.chance)} for {active} before the roll", EMBED_FOOTER_MAX
+        )
     )
     return embed
 

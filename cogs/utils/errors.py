@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from cogs.utils.discord_limits import CONTENT_MAX, clip
 from storage.errors import StorageError
 from wire.errors import RulesError
 
@@ -25,17 +26,12 @@ BUG_MESSAGE = (
 )
 
 
-CONTENT_MAX = 2000
-"""Discord refuses a message over 2,000 characters, and the answer would be lost."""
-
-
 async def answer_ephemeral(interaction: discord.Interaction, message: str) -> None:
     """Answer with an ephemeral message, whether or not the interaction was answered already.
 
     An error may quote what the user typed (up to 6,000 characters), so it is cut to fit.
     """
-    if len(message) > CONTENT_MAX:
-        message = message[: CONTENT_MAX - 1] + "…"
+    message = clip(message, CONTENT_MAX)
     if interaction.type is discord.InteractionType.autocomplete:
         if not interaction.response.is_done():
             await interaction.response.autocomplete([])

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from storage.models import NAME_MAX
 from wire import limits
+from wire.combat import Defence
 
 Attr = app_commands.Range[int, limits.ATTRIBUTE.low, limits.ATTRIBUTE.high]
 Skill = app_commands.Range[int, limits.SKILL.low, limits.SKILL.high]
@@ -27,3 +28,5 @@ ROLL_DESCRIPTIONS = {
     "private": "Hidden roll: you and the GMs see the result, the channel only that you rolled",
     "npc": "GMs: roll as this NPC instead of your active character",
 }
+
+DEFENCE_CHOICES = [app_commands.Choice(name=d.value.capitalize(), value=d.value) for d in Defence]

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
-from storage.models import Campaign, Character, RollRecord, find_stat
+from storage.models import Campaign, Character, RollRecord, RollState, find_stat
+from wire import limits
 from wire.check import Modifier
 from wire.degrees import Degrees
 from wire.dice import Die, obtain_die
@@ -111,6 +113,8 @@ def record_for(
     damage: int | None = None,
     hidden: bool = False,
     character: Character | None = None,
+    state: RollState = RollState.RESOLVED,
+    pending_id: int | None = None,
 ) -> RollRecord:
     character = character or roller.character
     return RollRecord(
@@ -132,6 +136,8 @@ def record_for(
         character_id=character.id if character else None,
         character_name=character.name if character else None,
         interaction_id=interaction.id,
+        state=state,
+        pending_id=pending_id,
     )
 
 
@@ -172,7 +178,9 @@ async def deliver(
 async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool:
     """Send a hidden roll to the GM channel, or else to each GM (but the roller) directly."""
     shown = embed.copy()
-    shown.set_author(name=f"Hidden roll by {roller.name} in {roller.campaign.name}"[:256])
+    shown.set_author(
+        name=clip(f"Hidden roll by {roller.name} in {roller.campaign.name}", EMBED_AUTHOR_MAX)
+    )
     try:
         if roller.campaign.gm_channel_id:
             channel = bot.get_partial_messageable(
@@ -189,3 +197,42 @@ async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool
         log.warning("Could not deliver a hidden roll to the GMs of campaign %s", roller.campaign.id)
         return False
     return True
+
+
+def stat_modifiers(
+    roller: Roller,
+    attr: int | None,
+    skill: int | None,
+    attr_name: str | None,
+    skill_name: str | None,
+    mod: int,
+    *,
+    attr_option: str = "attr",
+    skill_option: str = "skill",
+) -> tuple[Modifier, ...]:
+    """Attribute + skill (+ mod), each from a number or, by name, from the roller's sheet."""
+    if attr is not None and attr_name:
+        raise UserError(f"Give {attr_option} or {attr_option}_name, not both.")
+    if skill is not None and skill_name:
+        raise UserError(f"Give {skill_option} or {skill_option}_name, not both.")
+    if attr is None and not attr_name:
+        raise UserError(
+            f"Give the attribute: a number with {attr_option}, "
+            f"or a name from your sheet with {attr_option}_name."
+        )
+    if skill is None and not skill_name:
+        raise UserError(
+            f"Give the skill: a number with {skill_option}, "
+            f"or a name from your sheet with {skill_option}_name."
+        )
+    mods = [
+        roller.attribute(attr_name)
+        if attr_name
+        else Modifier("Attribute", limits.ATTRIBUTE.check(attr, "The attribute")),
+        roller.skill(skill_name)
+        if skill_name
+        else Modifier("Skill", limits.SKILL.check(skill, "The skill")),
+    ]
+    if mod:
+        mods.append(Modifier("Modifier", limits.MODIFIER.check(mod)))
+    return tuple(mods)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -115,26 +116,51 @@ def options_match(interaction: discord.Interaction) -> bool:
 
 
 class WireTree(app_commands.CommandTree):
+    """Every interaction the bot answers passes here: slash commands through discord.py's own
+    hooks, button presses and modal submits through `run`, so all are counted in flight (a
+    shutdown waits for them), answered on any error, and logged in one line."""
+
     client: WireBot
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.type is discord.InteractionType.autocomplete:
-            return not self.client.closing
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Start an interaction's accounting, or refuse it (answered) while the bot closes."""
         if self.client.closing:
             await answer_ephemeral(interaction, CLOSING_MESSAGE)
             log_interaction(interaction, "refused: closing")
             return False
         interaction.extras["wire_started"] = time.perf_counter()
         self.client.track_start()
+        return True
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return not self.client.closing
+        if not await self.admit(interaction):
+            return False
         if not options_match(interaction):
             await answer_ephemeral(interaction, STALE_MESSAGE)
             self.finish(interaction, "refused: stale options")
             return False
         return True
 
-    async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    async def run(
+        self, interaction: discord.Interaction, handler: Callable[[], Awaitable[object]]
     ) -> None:
+        """Run a press or a modal submit on the same path as a command.
+
+        discord.py runs component callbacks outside the command tree (and only logs their
+        errors), so each one comes through here instead of repeating the handling.
+        """
+        if not await self.admit(interaction):
+            return
+        try:
+            await handler()
+        except Exception as error:
+            await self.on_error(interaction, error)
+        else:
+            self.finish(interaction, "ok")
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
         message, is_bug = describe_error(error)
         if is_bug:
             log.error(

@@ -136,9 +136,7 @@ async def test_a_target_renamed_before_defending_still_defends(world):
     await make_jaime(world)
     await make_ser_carol(world)
     world.dice.push(15)
-    attack = await world.bob.slash(
-        world.channel, "attack", weapon="Long sword", target="Ser Carol"
-    )
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
     await world.carol.slash(world.channel, "character set", rename="Dame Carol")
     world.dice.push(10)
     done = await world.carol.click(attack.response, label="Parry")

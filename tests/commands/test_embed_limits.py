@@ -8,7 +8,7 @@ import discord
 
 from cogs.characters import sheet_embed
 from cogs.help import help_embed
-from cogs.history import DESCRIPTION_MAX, history_line
+from cogs.history import history_line
 from cogs.utils.embeds import check_embed, combat_embed, contest_embed, craft_embed
 from storage.models import (
     MAX_ATTRIBUTES,
@@ -20,7 +20,7 @@ from storage.models import (
     RollRecord,
     Weapon,
 )
-from tests.discord_rules import embed_length, embed_problems
+from tests.discord_rules import EMBED_DESCRIPTION_MAX, embed_length, embed_problems
 from wire.check import Modifier, Roll, resolve_check
 from wire.combat import Defence, resolve_attack, resolve_defence
 from wire.contest import resolve_contest
@@ -119,7 +119,7 @@ def test_history_lines_of_25_longest_rolls_fit_a_description():
     )
     line = history_line(record)
     assert "capped from 10" in line and "(hidden)" in line and "took 10" in line
-    assert 25 * (len(line) + 1) <= DESCRIPTION_MAX
+    assert 25 * (len(line) + 1) <= EMBED_DESCRIPTION_MAX
     embed = discord.Embed(title="Recent rolls", description="\n".join([line] * 25))
     assert_fits(embed)
 

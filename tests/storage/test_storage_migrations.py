@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,9 @@ def test_migrations_are_numbered_from_one_and_split_into_statements() -> None:
     for migration in found:
         statements = migration.statements()
         assert statements
-        assert all(s.upper().startswith("CREATE") for s in statements), migration.name
+        # Each statement starts with its verb: no comment or blank line was glued onto it.
+        verbs = ("CREATE", "ALTER", "INSERT", "UPDATE", "DELETE", "DROP")
+        assert all(s.upper().startswith(verbs) for s in statements), migration.name
 
 
 def test_split_statements_keeps_triggers_whole_and_drops_comments() -> None:
@@ -186,3 +189,54 @@ def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_path: Pat
         conn = sqlite3.connect(path)
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         conn.close()
+
+
+def _pending_attack_log(conn: sqlite3.Connection, pending_id: int, interaction_id: int) -> None:
+    conn.execute(
+        "INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, "
+        "die_source, total, success, degrees, raw_degrees, interaction_id) "
+        "VALUES (?, 1, 77, 600, 'attack', json_object('pending', ?), 12, 'rolled', 20, 1, 0, 0, ?)",
+        (GUILD, pending_id, interaction_id),
+    )
+
+
+async def test_upgrade_to_4_settles_old_attacks_and_never_reuses_a_claimed_id(
+    tmp_path: Path,
+) -> None:
+    """Attacks logged before the roll states get the state their pending action tells, and the
+    ids of claimed pending actions and deleted characters are not handed out again."""
+    path = tmp_path / "old.db"
+    prepare_database(path, target=3)
+    conn = schema.connect(path)
+    conn.execute("BEGIN")
+    _seed(conn, 3)  # pending action 1 is still waiting
+    _pending_attack_log(conn, 1, 201)  # waits on pending 1
+    _pending_attack_log(conn, 2, 202)  # pending 2 was defended ...
+    conn.execute(
+        "INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, "
+        "die_source, total, success, degrees, raw_degrees, interaction_id) "
+        "VALUES (?, 1, 77, 601, 'defend', '{\"pending\": 2}', 9, 'rolled', 12, 1, 0, 0, 203)",
+        (GUILD,),
+    )
+    _pending_attack_log(conn, 3, 204)  # ... and pending 3 expired: both rows are gone
+    conn.execute(
+        "INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, die, "
+        "die_source, total, success, degrees, raw_degrees, character_id, character_name) "
+        "VALUES (?, 1, 77, 600, 'check', 12, 'rolled', 20, 1, 0, 0, 9, 'Deleted')",
+        (GUILD,),
+    )
+    conn.execute("COMMIT")
+    conn.close()
+
+    store = await SqliteStore.open(path)
+    try:
+        rolls = await store.recent_rolls(GUILD, 1)
+        states = {r.interaction_id: str(r.state) for r in rolls if r.kind == "attack"}
+        assert states == {201: "waiting", 202: "defended", 204: "expired"}
+        assert (await store.get_pending(GUILD, 1)) is not None
+        fresh = await store.create_pending(GUILD, 1, "attack", {}, datetime.now(UTC))
+        assert fresh.id == 4  # above 3, the largest id the log has seen
+        character = await store.create_character(GUILD, 1, 500, "New")
+        assert character.id == 10  # above 9, a deleted character's id seen in the log
+    finally:
+        await store.close()

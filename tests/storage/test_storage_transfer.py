@@ -30,7 +30,6 @@ from storage.testing import GM, GUILD, PLAYER
 from storage.transfer import (
     MAX_IMPORT_BYTES,
     MAX_IMPORT_CHARACTERS,
-    CharacterSheet,
     character_data,
     character_document,
     check_import,
@@ -80,7 +79,7 @@ def test_a_valid_campaign_gives_a_plan() -> None:
     assert plan.campaign_name == "Night Market"
     assert plan.npc_take10 is True
     assert [s.name for s in plan.characters] == ["Ash", "Goblin"]
-    assert plan.characters[0] == CharacterSheet(
+    assert plan.characters[0] == Character(
         "Ash",
         False,
         {"Strength": 3},
@@ -93,7 +92,7 @@ def test_minimal_character_document() -> None:
     plan = parse_import(
         '{"format": "wire-bot", "version": 1, "kind": "character", "character": {"name": " Bo "}}'
     )
-    assert plan.characters == (CharacterSheet("Bo"),)
+    assert plan.characters == (Character("Bo"),)
 
 
 def test_every_problem_is_reported_at_once_with_its_path() -> None:
@@ -268,20 +267,7 @@ def test_any_exported_character_imports_as_itself(character: Character) -> None:
     text = json.dumps(character_document(character))
     plan = parse_import(text)
     [imported] = plan.characters
-    assert character_data(
-        Character(
-            1,
-            1,
-            imported.name,
-            1,
-            imported.is_npc,
-            imported.attributes,
-            imported.skills,
-            imported.weapons,
-            imported.shield,
-            imported.notes,
-        )
-    ) == character_data(character)
+    assert character_data(imported) == character_data(character)
 
 
 # ---- through the store --------------------------------------------------------------------
