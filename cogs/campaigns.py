@@ -24,8 +24,9 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
-from cogs.utils.rolling import load_roller
+from cogs.utils.rolling import actor_of, load_roller
 from storage.errors import StorageError
+from storage.models import Campaign
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -39,6 +40,13 @@ async def campaign_names(interaction: discord.Interaction, current: str) -> ac.C
     except StorageError:
         return []
     return ac.choices(((c.name, c.name) for c in campaigns), current)
+
+
+def gm_field(campaign: Campaign) -> str:
+    """Who the GMs are: the named ones, and always the server's managers."""
+    if not campaign.gm_ids:
+        return "Everyone with Manage Server (`/campaign gm add` names more)"
+    return ", ".join(f"<@{g}>" for g in campaign.gm_ids) + " and everyone with Manage Server"
 
 
 class Campaigns(commands.GroupCog, group_name="campaign"):
@@ -60,8 +68,17 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         if guild_id is None or channel_id is None:
             raise UserError("Campaigns live in a server.")
         store = self.bot.store
-        campaign = await store.create_campaign(guild_id, name.strip(), interaction.user.id)
-        await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
+        actor = actor_of(interaction)
+        playing = await store.campaign_for_channel(guild_id, channel_id, actor)
+        campaign = await store.create_campaign(guild_id, name.strip(), actor)
+        if not playing.is_default:
+            # Creating never takes a channel another campaign plays in.
+            await interaction.response.send_message(
+                f"Created **{campaign.name}** with you as its GM. This channel keeps playing "
+                f"**{playing.name}**; play the new one in another channel with `/campaign use`."
+            )
+            return
+        await store.bind_channel(guild_id, channel_id, campaign.id, actor)
         await interaction.response.send_message(
             f"Created **{campaign.name}** with you as its GM; this channel now plays it. "
             "Bind other channels with `/campaign use`."
@@ -77,7 +94,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             raise UserError("Campaigns live in a server.")
         store = self.bot.store
         campaign = await store.get_campaign(guild_id, name)
-        campaign = await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
+        campaign = await store.bind_channel(
+            guild_id, channel_id, campaign.id, actor_of(interaction)
+        )
         await interaction.response.send_message(f"This channel now plays **{campaign.name}**.")
 
     @app_commands.command(name="list", description="The campaigns in this server")
@@ -106,7 +125,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             embed.description = "This server's default campaign."
         embed.add_field(
             name="GMs",
-            value=clip(", ".join(f"<@{g}>" for g in campaign.gm_ids), EMBED_FIELD_VALUE_MAX),
+            value=clip(gm_field(campaign), EMBED_FIELD_VALUE_MAX),
         )
         embed.add_field(name="NPC defences", value="take 10" if campaign.npc_take10 else "rolled")
         embed.add_field(

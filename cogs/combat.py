@@ -32,7 +32,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for
+from cogs.utils.rolling import Roller, actor_of, deliver, die_for, load_roller, record_for
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
 from storage.models import Character, PendingAction, PendingAttack, RollState, StoredRoll
 from wire import limits, text
@@ -244,7 +244,7 @@ class Combat(commands.Cog):
         weapon: str | None,
         private: bool,
     ) -> None:
-        if chosen is not None and not roller.campaign.is_gm(interaction.user.id):
+        if chosen is not None and not roller.campaign.is_gm(roller.user_id):
             raise UserError("Only a GM chooses an NPC's defence; leave defence empty.")
         used = chosen or best_defence(defender)
         defence_mods = defence_modifiers(defender, used)
@@ -359,7 +359,7 @@ class Combat(commands.Cog):
             raise UserError(ALREADY_SETTLED)
         payload = PendingAttack.from_payload(pending.payload)
         campaign = await store.get_campaign_by_id(interaction.guild_id, pending.campaign_id)
-        presser = interaction.user.id
+        presser = actor_of(interaction)
         if presser != payload.target_owner and not campaign.is_gm(presser):
             raise UserError(f"Only {payload.target}'s player or a GM can choose this defence.")
         if self.bot.now() >= pending.expires_at:

@@ -67,7 +67,7 @@ class History(commands.Cog):
     ) -> None:
         count = max(1, min(25, count))
         roller = await load_roller(self.bot, interaction)
-        is_gm = roller.campaign.is_gm(interaction.user.id)
+        is_gm = roller.campaign.is_gm(roller.user_id)
         records = await self.bot.store.recent_rolls(
             roller.guild_id,
             roller.campaign.id,

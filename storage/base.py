@@ -49,13 +49,18 @@ class Store(ABC):
     async def campaign_for_channel(self, guild_id: int, channel_id: int, user_id: int) -> Campaign:
         """The campaign bound to the channel, else the guild's default campaign.
 
-        The default campaign is created on first use ("Default", with `user_id` as its first GM),
-        so a new server needs no set-up.
+        The default campaign is created on first use ("Default"), so a new server needs no
+        set-up. It starts with no player GMs: nobody becomes GM by being first; the server's
+        managers are GMs of every campaign (see `storage.models.Actor`).
         """
 
     @abstractmethod
     async def create_campaign(self, guild_id: int, name: str, creator_id: int) -> Campaign:
-        """A new campaign; the creator is its first GM. NameTaken if the guild has the name."""
+        """A new campaign; the creator is its first GM. NameTaken if the guild has the name.
+
+        Only a server manager or a GM of a campaign in this guild may create one
+        (PermissionDenied), and a guild has at most MAX_CAMPAIGNS_PER_GUILD (InvalidValue).
+        """
 
     @abstractmethod
     async def get_campaign(self, guild_id: int, name: str) -> Campaign:
@@ -74,7 +79,9 @@ class Store(ABC):
     ) -> Campaign:
         """Bind the channel to the campaign (replacing any earlier binding).
 
-        Only a GM of the target campaign may do it. A channel belongs to at most one campaign.
+        Only a GM of the target campaign may do it, and a channel bound to another campaign is
+        moved only by a GM of that one too (or a server manager). A channel belongs to at most
+        one campaign.
         """
 
     async def unbind_channel(self, guild_id: int, channel_id: int, actor_id: int) -> None:
@@ -94,6 +101,7 @@ class Store(ABC):
         npc_take10: bool | None = None,
         gm_channel_id: int | None = None,
         clear_gm_channel: bool = False,
+        show_npc_modifiers: bool | None = None,
     ) -> Campaign:
         """Change settings; GMs only. None leaves a setting as it is."""
 
@@ -107,7 +115,7 @@ class Store(ABC):
     async def remove_gm(
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
-        """GMs only; the last GM cannot be removed (InvalidValue)."""
+        """GMs only. The last player GM may go: the server's managers stay GMs."""
 
     # ---- characters ---------------------------------------------------------------------------
     @abstractmethod
@@ -363,5 +371,6 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def delete_user_data(self, user_id: int) -> None:
-        """Forget a Discord user: their characters, projects, active choices, logged rolls."""
+    async def delete_user_data(self, user_id: int) -> dict[str, int]:
+        """Forget a Discord user in every guild: their characters, projects, active choices,
+        logged rolls and GM roles, in one transaction. Returns how many of each went."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from storage import database_path, open_store
 from storage.backup import backup_database, check_database, restore_database
 from storage.errors import ImportRejected, NotFound, StorageError
+from storage.models import Actor
 from storage.transfer import parse_import
 
 
@@ -126,7 +127,9 @@ async def _import(args: argparse.Namespace) -> str:
                         f"there is no campaign {name!r} in guild {args.guild}; "
                         "give --owner USER_ID to create it with that user as its GM"
                     ) from None
-                campaign = await store.create_campaign(args.guild, name, args.owner)
+                campaign = await store.create_campaign(
+                    args.guild, name, Actor(args.owner, manages_guild=True)
+                )
         else:
             campaign = next(
                 (c for c in await store.list_campaigns(args.guild) if c.is_default), None
@@ -138,7 +141,13 @@ async def _import(args: argparse.Namespace) -> str:
                         "or --owner USER_ID to create the default one"
                     )
                 campaign = await store.campaign_for_channel(args.guild, 0, args.owner)
-        actor = args.owner if args.owner is not None else campaign.gm_ids[0]
+        owner = args.owner if args.owner is not None else next(iter(campaign.gm_ids), None)
+        if owner is None:
+            raise CliError(
+                f"campaign {campaign.name!r} has no GM to own what is imported; "
+                "give --owner USER_ID"
+            )
+        actor = Actor(owner, manages_guild=True)  # the host has a server manager's rights
         imported = await store.import_data(
             args.guild, campaign.id, actor, data, replace=args.replace
         )

@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from storage.errors import InvalidValue
+from storage.errors import InvalidValue, PermissionDenied
 from wire import limits
 
 NAME_MAX = 64
@@ -30,22 +30,71 @@ MAX_SKILLS = 60
 MAX_WEAPONS = 10
 
 
+MAX_CAMPAIGNS_PER_GUILD = 50
+MAX_CHARACTERS_PER_CAMPAIGN = 500
+"""Player characters in one campaign."""
+MAX_NPCS_PER_CAMPAIGN = 500
+MAX_OPEN_PROJECTS_PER_USER = 25
+"""Unfinished crafting projects of one user in one campaign."""
+
+
+class Actor(int):
+    """A Discord user acting in a guild: their id, and whether they manage the server.
+
+    Members with Manage Server (or Administrator) are GMs of every campaign in their server,
+    always; Discord tells the bot so with each interaction, so the cogs build an Actor from it
+    and every store method that takes an actor id takes an Actor unchanged (it is that id). A
+    plain int is a member without server-wide rights.
+    """
+
+    manages_guild: bool
+
+    def __new__(cls, user_id: int, manages_guild: bool = False) -> Actor:
+        actor = super().__new__(cls, user_id)
+        actor.manages_guild = manages_guild
+        return actor
+
+    def __repr__(self) -> str:
+        return f"Actor({int(self)}{', manages the server' if self.manages_guild else ''})"
+
+
+def manages_guild(user_id: int) -> bool:
+    return bool(getattr(user_id, "manages_guild", False))
+
+
 @dataclass(frozen=True, slots=True)
 class Campaign:
     id: int
     guild_id: int
     name: str
     gm_ids: tuple[int, ...]
-    """The campaign's GMs, the creator first."""
+    """The campaign's player GMs, in the order they got the role; the server's managers are GMs
+    as well without being listed."""
     npc_take10: bool = True
     """NPC defences take 10 instead of rolling."""
     gm_channel_id: int | None = None
     """Where hidden rolls are shown to the GMs; None: the GMs get them by direct message."""
     is_default: bool = False
     """The guild's default campaign, made on first use."""
+    show_npc_modifiers: bool = False
+    """Whether the table sees an NPC's modifiers in roll embeds (else only its total)."""
 
     def is_gm(self, user_id: int) -> bool:
-        return user_id in self.gm_ids
+        return manages_guild(user_id) or user_id in self.gm_ids
+
+    def gm_names(self) -> str:
+        """Who the GMs are, as a sentence part naming each (mentions render as names)."""
+        listed = ", ".join(f"<@{gm}>" for gm in self.gm_ids[:10])
+        if len(self.gm_ids) > 10:
+            listed += f" and {len(self.gm_ids) - 10} more"
+        return f"{listed} and" if listed else "no one yet but"
+
+    def gm_only(self, action: str) -> PermissionDenied:
+        """The error for a GMs-only action: it names the GMs and how to get the role."""
+        return PermissionDenied(
+            f"Only a GM of {self.name} can {action}. Its GMs are {self.gm_names()} everyone "
+            "with Manage Server; a GM makes others GMs with `/campaign gm add`."
+        )
 
 
 @dataclass(frozen=True, slots=True)

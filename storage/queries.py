@@ -45,7 +45,8 @@ def json_text(value: Any, what: str) -> str:
 CAMPAIGN_SELECT = """
 SELECT c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
        (SELECT json_group_array(g.user_id)
-          FROM (SELECT user_id FROM campaign_gms WHERE campaign_id = c.id ORDER BY position) AS g)
+          FROM (SELECT user_id FROM campaign_gms WHERE campaign_id = c.id ORDER BY position) AS g),
+       c.show_npc_modifiers
   FROM campaigns AS c
 """
 
@@ -146,6 +147,7 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         npc_take10=bool(row[3]),
         gm_channel_id=row[4],
         is_default=bool(row[5]),
+        show_npc_modifiers=bool(row[7]),
     )
 
 

@@ -49,6 +49,10 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import (
+    MAX_CAMPAIGNS_PER_GUILD,
+    MAX_CHARACTERS_PER_CAMPAIGN,
+    MAX_NPCS_PER_CAMPAIGN,
+    MAX_OPEN_PROJECTS_PER_USER,
     MAX_WEAPONS,
     Campaign,
     Character,
@@ -57,6 +61,7 @@ from storage.models import (
     RollRecord,
     RollState,
     Weapon,
+    manages_guild,
 )
 from storage.queries import (
     ACTIVE_CHARACTER,
@@ -109,9 +114,7 @@ DEFAULT_CAMPAIGN_NAME = "Default"
 RECENT_ROLLS_MAX = 100
 
 # ---- messages -------------------------------------------------------------------------------
-GM_ONLY = "Only a GM of this campaign can do that."
 OWN_ONLY = "You can only change your own characters."
-NPC_GM_ONLY = "Only a GM of this campaign can change NPCs."
 BUSY = "The campaign database is busy. Try again in a moment."
 CAMPAIGN_GONE = "That campaign does not exist in this server (any more). /campaign list shows them."
 
@@ -132,13 +135,14 @@ class _Access(NamedTuple):
     name: str
     owner_id: int
     is_npc: bool
+    campaign: Campaign
     actor_is_gm: bool
 
     def require_change(self, actor_id: int) -> None:
         if self.actor_is_gm:
             return
         if self.is_npc:
-            raise PermissionDenied(NPC_GM_ONLY)
+            raise self.campaign.gm_only("change NPCs")
         if self.owner_id != actor_id:
             raise PermissionDenied(OWN_ONLY)
 
@@ -282,13 +286,20 @@ class SqliteStore(Store):
         rows = list(rows)
         if not rows:
             raise NotFound(CAMPAIGN_GONE)
-        return bool(rows[0][0])
+        return bool(rows[0][0]) or manages_guild(user_id)
 
     async def _require_gm(
-        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, actor_id: int
-    ) -> None:
-        if not await self._role(db, guild_id, campaign_id, actor_id):
-            raise PermissionDenied(GM_ONLY)
+        self,
+        db: aiosqlite.Connection,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        action: str = "do that",
+    ) -> Campaign:
+        campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+        if not campaign.is_gm(actor_id):
+            raise campaign.gm_only(action)
+        return campaign
 
     async def _campaign_by_id(
         self, db: aiosqlite.Connection, guild_id: int, campaign_id: int
@@ -321,16 +332,13 @@ class SqliteStore(Store):
             rows = list(await db.execute_fetchall(CAMPAIGN_FOR_CHANNEL, params))
             if rows:
                 return campaign_from_row(rows[0])
+            # No player GMs: the server's managers are its GMs until they name others.
             name = await self._free_default_name(db, guild_id)
             rows = await _rows(
                 db,
                 "INSERT INTO campaigns (guild_id, name, name_key, is_default) "
                 "VALUES (?, ?, ?, 1) RETURNING id",
                 (guild_id, name, name.casefold()),
-            )
-            await db.execute(
-                "INSERT INTO campaign_gms (campaign_id, user_id, position) VALUES (?, ?, 0)",
-                (rows[0][0], user_id),
             )
             return await self._campaign_by_id(db, guild_id, rows[0][0])
 
@@ -352,6 +360,26 @@ class SqliteStore(Store):
     async def create_campaign(self, guild_id: int, name: str, creator_id: int) -> Campaign:
         name = clean_name(name, "campaign")
         async with self._write() as db:
+            if not manages_guild(creator_id):
+                gm_somewhere = await _rows(
+                    db,
+                    "SELECT 1 FROM campaign_gms AS g JOIN campaigns AS c ON c.id = g.campaign_id "
+                    "WHERE c.guild_id = ? AND g.user_id = ? LIMIT 1",
+                    (guild_id, creator_id),
+                )
+                if not gm_somewhere:
+                    raise PermissionDenied(
+                        "Creating a campaign takes Manage Server, or being a GM of a campaign "
+                        "in this server. Ask a GM to make you one with `/campaign gm add`."
+                    )
+            count = (
+                await _rows(db, "SELECT count(*) FROM campaigns WHERE guild_id = ?", (guild_id,))
+            )[0][0]
+            if count >= MAX_CAMPAIGNS_PER_GUILD:
+                raise InvalidValue(
+                    f"This server has {count} campaigns, the limit is {MAX_CAMPAIGNS_PER_GUILD}. "
+                    "Play an existing one with `/campaign use`."
+                )
             rows = await _rows(
                 db,
                 "INSERT INTO campaigns (guild_id, name, name_key) VALUES (?, ?, ?) "
@@ -387,7 +415,16 @@ class SqliteStore(Store):
         self, guild_id: int, channel_id: int, campaign_id: int, actor_id: int
     ) -> Campaign:
         async with self._write() as db:
-            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            await self._require_gm(db, guild_id, campaign_id, actor_id, "play it in a channel")
+            bound = await _rows(
+                db,
+                "SELECT campaign_id FROM channel_bindings WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+            if bound and bound[0][0] != campaign_id:
+                await self._require_gm(
+                    db, guild_id, bound[0][0], actor_id, "move this channel to another campaign"
+                )
             await db.execute(
                 "INSERT INTO channel_bindings (guild_id, channel_id, campaign_id) "
                 "VALUES (?, ?, ?) ON CONFLICT (guild_id, channel_id) "
@@ -407,7 +444,7 @@ class SqliteStore(Store):
                 raise NotFound(
                     "This channel is not bound to a campaign; it uses the server's default one."
                 )
-            await self._require_gm(db, guild_id, rows[0][0], actor_id)
+            await self._require_gm(db, guild_id, rows[0][0], actor_id, "unbind this channel")
             await db.execute(
                 "DELETE FROM channel_bindings WHERE guild_id = ? AND channel_id = ?",
                 (guild_id, channel_id),
@@ -422,9 +459,15 @@ class SqliteStore(Store):
         npc_take10: bool | None = None,
         gm_channel_id: int | None = None,
         clear_gm_channel: bool = False,
+        show_npc_modifiers: bool | None = None,
     ) -> Campaign:
         async with self._write() as db:
-            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            await self._require_gm(db, guild_id, campaign_id, actor_id, "change its settings")
+            if show_npc_modifiers is not None:
+                await db.execute(
+                    "UPDATE campaigns SET show_npc_modifiers = ? WHERE id = ? AND guild_id = ?",
+                    (int(bool(show_npc_modifiers)), campaign_id, guild_id),
+                )
             if npc_take10 is not None:
                 await db.execute(
                     "UPDATE campaigns SET npc_take10 = ? WHERE id = ? AND guild_id = ?",
@@ -441,7 +484,7 @@ class SqliteStore(Store):
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
         async with self._write() as db:
-            await self._require_gm(db, guild_id, campaign_id, actor_id)
+            await self._require_gm(db, guild_id, campaign_id, actor_id, "add GMs")
             await db.execute(
                 "INSERT INTO campaign_gms (campaign_id, user_id, position) "
                 "VALUES (?1, ?2, (SELECT coalesce(max(position), -1) + 1 FROM campaign_gms "
@@ -455,13 +498,11 @@ class SqliteStore(Store):
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
         async with self._write() as db:
-            await self._require_gm(db, guild_id, campaign_id, actor_id)
-            campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            campaign = await self._require_gm(db, guild_id, campaign_id, actor_id, "remove GMs")
             if user_id not in campaign.gm_ids:
-                raise NotFound(f"<@{user_id}> is not a GM of this campaign.")
-            if len(campaign.gm_ids) == 1:
-                raise InvalidValue(
-                    "A campaign needs at least one GM. Add another GM before removing this one."
+                raise NotFound(
+                    f"<@{user_id}> is not a GM of {campaign.name} (the server's managers always "
+                    "are, and cannot be removed)."
                 )
             await db.execute(
                 "DELETE FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
@@ -485,20 +526,37 @@ class SqliteStore(Store):
         actor_id: int,
         name: str,
     ) -> _Access:
+        campaign = await self._campaign_by_id(db, guild_id, campaign_id)
         rows = await _rows(
             db,
-            "SELECT ch.id, ch.name, ch.owner_id, ch.is_npc,"
-            "       EXISTS (SELECT 1 FROM campaign_gms AS g"
-            "                WHERE g.campaign_id = c.id AND g.user_id = ?)"
-            "  FROM characters AS ch JOIN campaigns AS c ON c.id = ch.campaign_id"
-            " WHERE c.guild_id = ? AND c.id = ? AND ch.name_key = ?",
-            (actor_id, guild_id, campaign_id, _key(name)),
+            "SELECT id, name, owner_id, is_npc FROM characters "
+            "WHERE campaign_id = ? AND name_key = ?",
+            (campaign_id, _key(name)),
         )
         if not rows:
-            await self._role(db, guild_id, campaign_id, actor_id)  # NotFound for the campaign
             raise _no_character(name)
         row = rows[0]
-        return _Access(row[0], row[1], row[2], bool(row[3]), bool(row[4]))
+        return _Access(row[0], row[1], row[2], bool(row[3]), campaign, campaign.is_gm(actor_id))
+
+    async def _check_room(
+        self, db: aiosqlite.Connection, campaign_id: int, npcs: bool, adding: int
+    ) -> None:
+        """Refuse characters past the campaign's cap (player characters and NPCs apart)."""
+        if adding <= 0:
+            return
+        count = (
+            await _rows(
+                db,
+                "SELECT count(*) FROM characters WHERE campaign_id = ? AND is_npc = ?",
+                (campaign_id, int(npcs)),
+            )
+        )[0][0]
+        cap = MAX_NPCS_PER_CAMPAIGN if npcs else MAX_CHARACTERS_PER_CAMPAIGN
+        if count + adding > cap:
+            what = "NPCs" if npcs else "player characters"
+            raise InvalidValue(
+                f"This campaign has {count} {what}; the limit is {cap}. Delete some first."
+            )
 
     async def _character_by_id(
         self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, character_id: int
@@ -560,17 +618,16 @@ class SqliteStore(Store):
         skills = clean_stats("skill", skills)
         check_notes(notes)
         async with self._write() as db:
-            is_gm = await self._role(db, guild_id, campaign_id, actor_id)
+            campaign = await self._campaign_by_id(db, guild_id, campaign_id)
             if is_npc:
-                if not is_gm:
-                    raise PermissionDenied("Only a GM of this campaign can create NPCs.")
-                owner = actor_id
+                if not campaign.is_gm(actor_id):
+                    raise campaign.gm_only("create NPCs")
+                owner = int(actor_id)
             else:
-                owner = actor_id if owner_id is None else owner_id
-                if owner != actor_id and not is_gm:
-                    raise PermissionDenied(
-                        "Only a GM of this campaign can create characters for other players."
-                    )
+                owner = int(actor_id if owner_id is None else owner_id)
+                if owner != actor_id and not campaign.is_gm(actor_id):
+                    raise campaign.gm_only("create characters for other players")
+            await self._check_room(db, campaign_id, is_npc, 1)
             rows = await _rows(
                 db,
                 "INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, "
@@ -753,7 +810,7 @@ class SqliteStore(Store):
             access.require_change(actor_id)
             if owner_id is not None and owner_id != access.owner_id:
                 if not access.actor_is_gm:
-                    raise PermissionDenied("Only a GM of this campaign can give a character away.")
+                    raise access.campaign.gm_only("give a character away")
                 await db.execute(
                     "UPDATE characters SET owner_id = ? WHERE id = ?", (owner_id, access.id)
                 )
@@ -806,7 +863,7 @@ class SqliteStore(Store):
             access = await self._access(db, guild_id, campaign_id, user_id, character)
             if not access.actor_is_gm:
                 if access.is_npc:
-                    raise PermissionDenied("Only a GM of this campaign can play NPCs.")
+                    raise access.campaign.gm_only("play NPCs")
                 if access.owner_id != user_id:
                     raise PermissionDenied("You can only make your own characters active.")
             await db.execute(
@@ -847,6 +904,19 @@ class SqliteStore(Store):
                     raise NotFound("That character is not in this campaign.")
                 if not is_gm and (rows[0][0] != owner_id or rows[0][1]):
                     raise PermissionDenied("You can only craft with your own characters.")
+            open_count = (
+                await _rows(
+                    db,
+                    "SELECT count(*) FROM craft_projects "
+                    "WHERE campaign_id = ? AND owner_id = ? AND finished = 0",
+                    (campaign_id, owner_id),
+                )
+            )[0][0]
+            if open_count >= MAX_OPEN_PROJECTS_PER_USER:
+                raise InvalidValue(
+                    f"You have {open_count} unfinished crafting projects here, the limit. "
+                    "Finish one with /craft finish first."
+                )
             rows = await _rows(
                 db,
                 "INSERT INTO craft_projects (campaign_id, owner_id, item, item_key, quality, "
@@ -1136,14 +1206,13 @@ class SqliteStore(Store):
     ) -> list[Character]:
         plan = parse_import(data)  # ImportRejected before touching the database
         async with self._write() as db:
-            is_gm = await self._role(db, guild_id, campaign_id, actor_id)
+            campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            is_gm = campaign.is_gm(actor_id)
             if plan.kind == "campaign" and not is_gm:
-                raise PermissionDenied("Only a GM of this campaign can import a whole campaign.")
+                raise campaign.gm_only("import a whole campaign")
             npcs = [sheet.name for sheet in plan.characters if sheet.is_npc]
             if npcs and not is_gm:
-                raise PermissionDenied(
-                    f"Only a GM of this campaign can import NPCs ({', '.join(npcs[:5])})."
-                )
+                raise campaign.gm_only(f"import NPCs ({', '.join(npcs[:5])})")
             existing = {
                 row[0]: row
                 for row in await db.execute_fetchall(
@@ -1169,6 +1238,13 @@ class SqliteStore(Store):
                         raise PermissionDenied(
                             f"{row[2]!r} is not yours, so the import cannot replace it."
                         )
+            for npcs in (False, True):
+                new = [
+                    s
+                    for s in plan.characters
+                    if s.is_npc == npcs and s.name.casefold() not in existing
+                ]
+                await self._check_room(db, campaign_id, npcs, len(new))
             ids = []
             for sheet in plan.characters:
                 row = existing.get(sheet.name.casefold())
@@ -1213,9 +1289,17 @@ class SqliteStore(Store):
         await self._write_weapons(db, character_id, sheet.weapons)
         return character_id
 
-    async def delete_user_data(self, user_id: int) -> None:
+    async def delete_user_data(self, user_id: int) -> dict[str, int]:
+        deletes = {
+            "rolls": "DELETE FROM roll_log WHERE user_id = ?",
+            "projects": "DELETE FROM craft_projects WHERE owner_id = ?",
+            "active choices": "DELETE FROM active_characters WHERE user_id = ?",
+            "GM roles": "DELETE FROM campaign_gms WHERE user_id = ?",
+            "characters": "DELETE FROM characters WHERE owner_id = ? AND is_npc = 0",
+        }
+        counts: dict[str, int] = {}
         async with self._write() as db:
-            await db.execute("DELETE FROM roll_log WHERE user_id = ?", (user_id,))
-            await db.execute("DELETE FROM craft_projects WHERE owner_id = ?", (user_id,))
-            await db.execute("DELETE FROM active_characters WHERE user_id = ?", (user_id,))
-            await db.execute("DELETE FROM characters WHERE owner_id = ? AND is_npc = 0", (user_id,))
+            for what, sql in deletes.items():
+                cursor = await db.execute(sql, (int(user_id),))
+                counts[what] = cursor.rowcount
+        return counts

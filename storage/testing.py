@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from storage.models import Campaign, Character, RollRecord, Weapon
+from storage.models import Actor, Campaign, Character, RollRecord, Weapon
 from storage.sqlite import SqliteStore
 
 GUILD = 1001
@@ -30,6 +30,12 @@ GM = 2001
 PLAYER = 2002
 """The default owner of characters made by `make_character`."""
 OTHER_PLAYER = 2003
+
+
+def manager(user_id: int = GM) -> Actor:
+    """A user acting with Manage Server: a GM of every campaign, who may create campaigns."""
+    return Actor(user_id, manages_guild=True)
+
 
 CampaignFactory = Callable[..., Awaitable[Campaign]]
 CharacterFactory = Callable[..., Awaitable[Character]]
@@ -69,7 +75,9 @@ def make_campaign(store: SqliteStore) -> CampaignFactory:
     ) -> Campaign:
         nonlocal count
         count += 1
-        campaign = await store.create_campaign(guild_id, name or f"Campaign {count}", gm_id)
+        # Made as a server manager would (players may not create campaigns); gm_id is its GM.
+        creator = manager(gm_id)
+        campaign = await store.create_campaign(guild_id, name or f"Campaign {count}", creator)
         for other in gms:
             campaign = await store.add_gm(guild_id, campaign.id, gm_id, other)
         if channel_id is not None:

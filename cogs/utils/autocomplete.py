@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
+from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
 from storage.models import Campaign, Character
 
@@ -43,7 +44,7 @@ async def campaign_of(interaction: discord.Interaction) -> Campaign | None:
         return None
     try:
         return await store_of(interaction).campaign_for_channel(
-            interaction.guild_id, interaction.channel_id, interaction.user.id
+            interaction.guild_id, interaction.channel_id, actor_of(interaction)
         )
     except StorageError:
         return None
@@ -119,7 +120,7 @@ async def _characters(
     campaign = await campaign_of(interaction)
     if campaign is None or interaction.guild_id is None:
         return []
-    user = interaction.user.id
+    user = actor_of(interaction)
     try:
         found = await store_of(interaction).find_characters(
             interaction.guild_id,

@@ -15,7 +15,7 @@ import discord
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
-from storage.models import Campaign, Character, RollRecord, RollState, find_stat
+from storage.models import Actor, Campaign, Character, RollRecord, RollState, find_stat
 from wire import limits
 from wire.check import Modifier
 from wire.degrees import Degrees
@@ -65,6 +65,18 @@ class Roller:
         return Modifier(*found)
 
 
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """The user as the store sees them: with Manage Server (or Administrator) they are a GM of
+    every campaign in the server. Discord sends the member's permissions with each interaction,
+    so a change of role counts from the next interaction on."""
+    permissions = interaction.permissions
+    return Actor(
+        interaction.user.id,
+        manages_guild=interaction.guild_id is not None
+        and (permissions.manage_guild or permissions.administrator),
+    )
+
+
 async def load_roller(
     bot: WireBot, interaction: discord.Interaction, npc: str | None = None
 ) -> Roller:
@@ -72,25 +84,22 @@ async def load_roller(
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("WIRE commands work in a server channel, not in direct messages.")
     store = bot.store
-    campaign = await store.campaign_for_channel(
-        interaction.guild_id, interaction.channel_id, interaction.user.id
-    )
+    actor = actor_of(interaction)
+    campaign = await store.campaign_for_channel(interaction.guild_id, interaction.channel_id, actor)
     if npc:
-        if not campaign.is_gm(interaction.user.id):
-            raise UserError(f"Only a GM of {campaign.name} can roll as an NPC.")
+        if not campaign.is_gm(actor):
+            raise campaign.gm_only("roll as an NPC")
         character = await store.get_character(interaction.guild_id, campaign.id, npc)
         if not character.is_npc:
             raise UserError(f"{character.name} is a player character, not an NPC.")
     else:
-        character = await store.get_active_character(
-            interaction.guild_id, campaign.id, interaction.user.id
-        )
+        character = await store.get_active_character(interaction.guild_id, campaign.id, actor)
     name = character.name if character else interaction.user.display_name
     return Roller(
         campaign,
         character,
         name,
-        interaction.user.id,
+        actor,
         interaction.guild_id,
         interaction.channel_id,
     )
@@ -175,6 +184,15 @@ async def deliver(
         )
 
 
+def gm_recipients(bot: WireBot, roller: Roller) -> tuple[int, ...]:
+    """Who gets a hidden roll by DM: the campaign's named GMs, else the server's owner (the
+    bot cannot list everyone with Manage Server without the members intent)."""
+    if roller.campaign.gm_ids:
+        return roller.campaign.gm_ids
+    guild = bot.get_guild(roller.guild_id)
+    return (guild.owner_id,) if guild is not None and guild.owner_id else ()
+
+
 async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool:
     """Send a hidden roll to the GM channel, or else to each GM (but the roller) directly."""
     shown = embed.copy()
@@ -188,7 +206,7 @@ async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool
             )
             await channel.send(embed=shown)
             return True
-        for gm_id in roller.campaign.gm_ids:
+        for gm_id in gm_recipients(bot, roller):
             if gm_id == roller.user_id:
                 continue
             user = bot.get_user(gm_id) or await bot.fetch_user(gm_id)

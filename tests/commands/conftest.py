@@ -67,7 +67,8 @@ def bugs_among(errors: list[BaseException]) -> list[BaseException]:
 
 @dataclass
 class World:
-    """A server with a channel and three members: Alice is the GM (she uses the bot first)."""
+    """A server with a channel and three members: Alice owns the server (so she is a GM of
+    every campaign); Bob and Carol are players without server rights."""
 
     env: Any
     guild: Any
@@ -114,13 +115,14 @@ async def world(
 
 
 async def _populate(env: Any, dice: ScriptedDice, db_path: Path) -> World:
-    guild = env.create_guild("Table")
+    owner = env.create_user("alice")
+    guild = env.create_guild("Table", owner=owner)
     channel = guild.create_text_channel("game")
-    alice = guild.add_member(env.create_user("alice"))
+    alice = guild.add_member(owner)
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     world = World(env, guild, channel, alice, bob, carol, dice, db_path)
-    # Alice's first use creates the server's default campaign with her as its GM.
+    # Alice owns the server, so she is a GM of every campaign in it.
     await alice.slash(channel, "campaign info")
     return world
 

@@ -8,19 +8,50 @@ from pathlib import Path
 import pytest
 
 from storage.errors import InvalidValue, NameTaken, NotFound, PermissionDenied
+from storage.models import MAX_CAMPAIGNS_PER_GUILD
 from storage.sqlite import SqliteStore
-from storage.testing import CHANNEL, GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+from storage.testing import CHANNEL, GM, GUILD, OTHER_PLAYER, PLAYER, manager, roll_record
 
 
-async def test_first_use_makes_a_default_campaign_with_the_user_as_gm(store: SqliteStore) -> None:
+async def test_first_use_makes_a_default_campaign_with_no_player_gm(store: SqliteStore) -> None:
+    """Nobody becomes GM by touching the bot first; the server's managers are its GMs."""
     campaign = await store.campaign_for_channel(GUILD, CHANNEL, PLAYER)
     assert campaign.name == "Default"
     assert campaign.is_default
-    assert campaign.gm_ids == (PLAYER,)
+    assert campaign.gm_ids == ()
+    assert not campaign.is_gm(PLAYER)
+    assert campaign.is_gm(manager(PLAYER))
     assert campaign.npc_take10 is True
     assert campaign.gm_channel_id is None
     again = await store.campaign_for_channel(GUILD, CHANNEL + 1, GM)
-    assert again == campaign  # every unbound channel, same default, first user stays GM
+    assert again == campaign  # every unbound channel, same default
+
+
+async def test_server_managers_are_gms_of_every_campaign(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    boss = manager(OTHER_PLAYER)
+    with pytest.raises(PermissionDenied, match="Its GMs are <@2001> and everyone with Manage"):
+        await store.update_campaign(GUILD, campaign.id, OTHER_PLAYER, npc_take10=False)
+    changed = await store.update_campaign(GUILD, campaign.id, boss, npc_take10=False)
+    assert changed.npc_take10 is False
+    assert (await store.add_gm(GUILD, campaign.id, boss, PLAYER)).gm_ids == (GM, PLAYER)
+    npc = await store.create_character(GUILD, campaign.id, boss, "Goblin", is_npc=True)
+    await store.set_stat(GUILD, campaign.id, boss, npc.name, "skill", "Parry", 2)
+
+
+async def test_only_managers_and_gms_create_campaigns_up_to_the_cap(
+    store: SqliteStore, make_campaign
+) -> None:
+    with pytest.raises(PermissionDenied, match="Creating a campaign takes Manage Server"):
+        await store.create_campaign(GUILD, "Mine", PLAYER)
+    await make_campaign("Theirs", gms=(PLAYER,))
+    assert (await store.create_campaign(GUILD, "Mine", PLAYER)).gm_ids == (PLAYER,)
+    with pytest.raises(PermissionDenied):  # a GM in another server counts for nothing here
+        await store.create_campaign(GUILD + 1, "Mine", PLAYER)
+    for number in range(MAX_CAMPAIGNS_PER_GUILD - 2):
+        await store.create_campaign(GUILD, f"More {number}", PLAYER)
+    with pytest.raises(InvalidValue, match=f"the limit is {MAX_CAMPAIGNS_PER_GUILD}"):
+        await store.create_campaign(GUILD, "One too many", manager())
 
 
 async def test_concurrent_first_uses_make_one_default(store: SqliteStore) -> None:
@@ -47,7 +78,7 @@ async def test_two_connections_racing_first_use_make_one_default(
 
 
 async def test_default_name_steps_aside_for_a_campaign_called_default(store: SqliteStore) -> None:
-    await store.create_campaign(GUILD, "default", GM)
+    await store.create_campaign(GUILD, "default", manager(GM))
     campaign = await store.campaign_for_channel(GUILD, CHANNEL, PLAYER)
     assert (campaign.name, campaign.is_default) == ("Default 2", True)
 
@@ -55,14 +86,14 @@ async def test_default_name_steps_aside_for_a_campaign_called_default(store: Sql
 async def test_campaign_names_are_unique_per_guild_case_insensitive_beyond_ascii(
     store: SqliteStore,
 ) -> None:
-    first = await store.create_campaign(GUILD, "Ærwyn Saga", GM)
+    first = await store.create_campaign(GUILD, "Ærwyn Saga", manager(GM))
     assert first.gm_ids == (GM,)
     assert not first.is_default
     with pytest.raises(NameTaken, match="already has a campaign named 'ærwyn saga'"):
-        await store.create_campaign(GUILD, "ærwyn saga", PLAYER)
+        await store.create_campaign(GUILD, "ærwyn saga", manager(PLAYER))
     with pytest.raises(NameTaken):
-        await store.create_campaign(GUILD, "  ÆRWYN SAGA ", PLAYER)
-    await store.create_campaign(GUILD + 1, "Ærwyn Saga", PLAYER)  # another guild: fine
+        await store.create_campaign(GUILD, "  ÆRWYN SAGA ", manager(PLAYER))
+    await store.create_campaign(GUILD + 1, "Ærwyn Saga", manager(PLAYER))  # another guild: fine
     assert (await store.get_campaign(GUILD, "æRWYN saga")).id == first.id
     with pytest.raises(NotFound, match="No campaign named 'Nope' in this server"):
         await store.get_campaign(GUILD, "Nope")
@@ -71,8 +102,8 @@ async def test_campaign_names_are_unique_per_guild_case_insensitive_beyond_ascii
 async def test_campaign_names_are_checked(store: SqliteStore) -> None:
     for bad in ("", "   ", "x" * 65, "two\nlines"):
         with pytest.raises(InvalidValue, match="campaign name"):
-            await store.create_campaign(GUILD, bad, GM)
-    assert (await store.create_campaign(GUILD, " " + "x" * 64 + " ", GM)).name == "x" * 64
+            await store.create_campaign(GUILD, bad, manager(GM))
+    assert (await store.create_campaign(GUILD, " " + "x" * 64 + " ", manager(GM))).name == "x" * 64
 
 
 async def test_list_campaigns_default_first_then_by_name(store: SqliteStore, make_campaign) -> None:
@@ -88,11 +119,16 @@ async def test_binding_a_channel_moves_it_between_campaigns(
     default = await store.campaign_for_channel(GUILD, CHANNEL, GM)
     one = await make_campaign("One")
     two = await make_campaign("Two", gm_id=OTHER_PLAYER)
-    with pytest.raises(PermissionDenied, match="Only a GM of this campaign"):
+    with pytest.raises(PermissionDenied, match="Only a GM of One can play it in a channel"):
         await store.bind_channel(GUILD, CHANNEL, one.id, PLAYER)
     assert (await store.bind_channel(GUILD, CHANNEL, one.id, GM)).id == one.id
     assert (await store.campaign_for_channel(GUILD, CHANNEL, PLAYER)).id == one.id
-    await store.bind_channel(GUILD, CHANNEL, two.id, OTHER_PLAYER)  # replaces the binding
+    # A GM of Two alone may not take a channel that One plays in ...
+    with pytest.raises(PermissionDenied, match="Only a GM of One can move this channel"):
+        await store.bind_channel(GUILD, CHANNEL, two.id, OTHER_PLAYER)
+    assert (await store.campaign_for_channel(GUILD, CHANNEL, PLAYER)).id == one.id
+    # ... a server manager may.
+    await store.bind_channel(GUILD, CHANNEL, two.id, manager(OTHER_PLAYER))
     assert (await store.campaign_for_channel(GUILD, CHANNEL, PLAYER)).id == two.id
     assert (await store.campaign_for_channel(GUILD, CHANNEL + 1, PLAYER)).id == default.id
     with pytest.raises(PermissionDenied):
@@ -117,7 +153,7 @@ async def test_settings_are_for_gms(store: SqliteStore, make_campaign) -> None:
     assert (cleared.npc_take10, cleared.gm_channel_id) == (False, None)
 
 
-async def test_gms_in_order_and_never_none(store: SqliteStore, make_campaign) -> None:
+async def test_gms_in_order_and_the_last_may_go(store: SqliteStore, make_campaign) -> None:
     campaign = await make_campaign()
     with pytest.raises(PermissionDenied):
         await store.add_gm(GUILD, campaign.id, PLAYER, PLAYER)
@@ -133,29 +169,15 @@ async def test_gms_in_order_and_never_none(store: SqliteStore, make_campaign) ->
     with pytest.raises(PermissionDenied):
         await store.remove_gm(GUILD, campaign.id, GM, PLAYER)  # GM is no GM any more
     campaign = await store.remove_gm(GUILD, campaign.id, PLAYER, PLAYER)
-    with pytest.raises(InvalidValue, match="at least one GM"):
-        await store.remove_gm(GUILD, campaign.id, OTHER_PLAYER, OTHER_PLAYER)
-    assert (await store.get_campaign(GUILD, campaign.name)).gm_ids == (OTHER_PLAYER,)
-
-
-async def test_a_removed_gm_loses_an_active_npc(store: SqliteStore, make_campaign) -> None:
-    campaign = await make_campaign(gms=(PLAYER,))
-    await store.create_character(GUILD, campaign.id, PLAYER, "Goblin", is_npc=True)
-    await store.set_active_character(GUILD, campaign.id, PLAYER, "Goblin")
-    await store.remove_gm(GUILD, campaign.id, GM, PLAYER)
-    assert await store.get_active_character(GUILD, campaign.id, PLAYER) is None
-
-
-async def test_meta_values(store: SqliteStore) -> None:
-    assert await store.get_meta("command_hash:global") is None
-    await store.set_meta("command_hash:global", "a")
-    await store.set_meta("command_hash:global", "b")
-    assert await store.get_meta("command_hash:global") == "b"
+    # The last player GM may step down: the server's managers remain its GMs.
+    campaign = await store.remove_gm(GUILD, campaign.id, OTHER_PLAYER, OTHER_PLAYER)
+    assert campaign.gm_ids == ()
+    assert (await store.add_gm(GUILD, campaign.id, manager(), GM)).gm_ids == (GM,)
 
 
 async def test_everything_survives_a_restart(store_path: Path) -> None:
     store = await SqliteStore.open(store_path)
-    campaign = await store.create_campaign(GUILD, "Night Market", GM)
+    campaign = await store.create_campaign(GUILD, "Night Market", manager(GM))
     await store.bind_channel(GUILD, CHANNEL, campaign.id, GM)
     await store.update_campaign(GUILD, campaign.id, GM, npc_take10=False)
     ash = await store.create_character(

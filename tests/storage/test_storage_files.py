@@ -16,13 +16,13 @@ from storage.cli import main
 from storage.errors import StorageError
 from storage.schema import latest_version
 from storage.sqlite import SqliteStore
-from storage.testing import GM, GUILD, PLAYER, roll_record
+from storage.testing import GM, GUILD, PLAYER, manager, roll_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _fill(store: SqliteStore) -> int:
-    campaign = await store.create_campaign(GUILD, "Night Market", GM)
+    campaign = await store.create_campaign(GUILD, "Night Market", manager(GM))
     await store.create_character(GUILD, campaign.id, PLAYER, "Ash", skills={"Parry": 4})
     for n in range(20):
         await store.log_roll(roll_record(campaign, interaction_id=n))

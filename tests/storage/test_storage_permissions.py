@@ -11,7 +11,10 @@ from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 from storage.transfer import character_document
 
 OWN_ONLY = "You can only change your own characters."
-NPC_GM_ONLY = "Only a GM of this campaign can change NPCs."
+NPC_GM_ONLY = (
+    "Only a GM of Campaign 1 can change NPCs. Its GMs are <@2001> and everyone with Manage "
+    "Server; a GM makes others GMs with `/campaign gm add`."
+)
 
 
 @pytest.fixture
@@ -66,7 +69,10 @@ async def test_owners_and_gms_can_change(store: SqliteStore, table, actor: int, 
 
 
 async def test_only_gms_create_npcs_or_characters_for_others(store: SqliteStore, table) -> None:
-    with pytest.raises(PermissionDenied, match="Only a GM of this campaign can create NPCs"):
+    with pytest.raises(
+        PermissionDenied,
+        match=r"Only a GM of Campaign 1 can create NPCs\. Its GMs are <@2001>",
+    ):
         await store.create_character(GUILD, table.id, PLAYER, "Orc", is_npc=True)
     with pytest.raises(PermissionDenied, match="for other players"):
         await store.create_character(GUILD, table.id, PLAYER, "Cy", owner_id=OTHER_PLAYER)
