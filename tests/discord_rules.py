@@ -12,7 +12,10 @@ Pure Python (no discord import), so unit tests and end-to-end tests can both use
   interaction callback body ``{"type": 4, "data": {...}}`` is unwrapped to its ``data``.
 
 Every function returns a list of human-readable problems; an empty list means Discord would
-accept it as far as these rules go.
+accept it as far as these rules go.  ``located_embed_problems`` and ``located_message_problems``
+find the same problems as ``Problem`` objects that also carry where in the body each one is and
+Discord's error code for it: the end-to-end stand-in (``tests/e2e/``) builds its 400 Invalid
+Form Body answers from them, so one set of limits serves both.
 
 Sources: Discord's developer documentation (discord/discord-api-docs), pages
 "Application Commands" (docs/interactions/application-commands.mdx), "Message" (embed limits)
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 # --------------------------------------------------------------------------- constants
@@ -102,6 +106,7 @@ BUTTON_LABEL_MAX = 80
 IS_COMPONENTS_V2 = 1 << 15
 ACTION_ROW, BUTTON = 1, 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+SELECT_MAX_OPTIONS = 25
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 
@@ -436,6 +441,40 @@ def command_problems(payload: Iterable[Mapping[str, Any]]) -> list[str]:
     return problems
 
 
+# ----------------------------------------------------------------------- located problems
+
+BodyPath = tuple[str | int, ...]
+"""Keys and list indexes leading from a JSON body to one of its values."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken embed or message rule, located the way Discord locates it.
+
+    ``path`` leads from the body to the offending value (``("embeds", 0, "title")``), ``code``
+    is the error code Discord puts there in the ``errors`` tree of its 400 Invalid Form Body
+    answer (``BASE_TYPE_MAX_LENGTH``), and ``text`` is the human-readable problem that
+    ``embed_problems`` and ``message_problems`` return.
+    """
+
+    path: BodyPath
+    code: str
+    text: str
+
+
+# Error codes of that ``errors`` tree, as Discord's answers show them (discord.py prints them in
+# the HTTPException text), one name for each kind of broken rule.
+REQUIRED = "BASE_TYPE_REQUIRED"
+MAX_LENGTH = "BASE_TYPE_MAX_LENGTH"
+NOT_A_STRING = "STRING_TYPE_CONVERT"
+NOT_A_LIST = "LIST_TYPE_CONVERT"
+NOT_AN_OBJECT = "DICT_TYPE_CONVERT"
+NOT_ALLOWED = "BASE_TYPE_INVALID"
+EMBED_TOO_BIG = "MAX_EMBED_SIZE_EXCEEDED"
+BAD_LAYOUT = "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+DUPLICATE_CUSTOM_ID = "COMPONENT_CUSTOM_ID_DUPLICATED"
+
+
 # ------------------------------------------------------------------------ embed checks
 
 
@@ -456,37 +495,50 @@ def embed_length(embed: Mapping[str, Any]) -> int:
     return total
 
 
-def _limit(value: Any, what: str, maximum: int, *, required: bool = False) -> list[str]:
+def _limit(
+    value: Any, what: str, path: BodyPath, maximum: int, *, required: bool = False
+) -> list[Problem]:
     if value is None:
-        return [f"{what} is required"] if required else []
+        return [Problem(path, REQUIRED, f"{what} is required")] if required else []
     if not isinstance(value, str):
-        return [f"{what} must be a string, got {type(value).__name__}"]
+        return [Problem(path, NOT_A_STRING, f"{what} must be a string, got {type(value).__name__}")]
     if required and not value.strip():
-        return [f"{what} must not be empty"]
+        return [Problem(path, REQUIRED, f"{what} must not be empty")]
     if len(value) > maximum:
-        return [f"{what} must be at most {maximum} characters, has {len(value)}"]
+        text = f"{what} must be at most {maximum} characters, has {len(value)}"
+        return [Problem(path, MAX_LENGTH, text)]
     return []
 
 
-def embed_problems(embed: Mapping[str, Any], *, where: str = "embed") -> list[str]:
-    """Every per-embed limit ``embed`` (a ``discord.Embed.to_dict()``) breaks."""
+def located_embed_problems(
+    embed: Mapping[str, Any], *, where: str = "embed", path: BodyPath = ()
+) -> list[Problem]:
+    """``embed_problems``, each with its ``path`` (below ``path``) and Discord's error code."""
     if not isinstance(embed, Mapping):
-        return [f"{where} must be an object"]
-    problems = _limit(embed.get("title"), f"{where}.title", EMBED_TITLE_MAX)
-    problems += _limit(embed.get("description"), f"{where}.description", EMBED_DESCRIPTION_MAX)
+        return [Problem(path, NOT_AN_OBJECT, f"{where} must be an object")]
+    problems = _limit(embed.get("title"), f"{where}.title", (*path, "title"), EMBED_TITLE_MAX)
+    problems += _limit(
+        embed.get("description"),
+        f"{where}.description",
+        (*path, "description"),
+        EMBED_DESCRIPTION_MAX,
+    )
     fields = embed.get("fields") or []
     if not isinstance(fields, list):
-        problems.append(f"{where}.fields must be a list")
+        problems.append(Problem((*path, "fields"), NOT_A_LIST, f"{where}.fields must be a list"))
         fields = []
     if len(fields) > EMBED_MAX_FIELDS:
-        problems.append(f"{where}: at most {EMBED_MAX_FIELDS} fields, has {len(fields)}")
+        text = f"{where}: at most {EMBED_MAX_FIELDS} fields, has {len(fields)}"
+        problems.append(Problem((*path, "fields"), MAX_LENGTH, text))
     for index, field in enumerate(fields):
-        at = f"{where}.fields[{index}]"
+        at, field_path = f"{where}.fields[{index}]", (*path, "fields", index)
         if not isinstance(field, Mapping):
-            problems.append(f"{at} must be an object")
+            problems.append(Problem(field_path, NOT_AN_OBJECT, f"{at} must be an object"))
             continue
-        problems += _limit(field.get("name"), f"{at}.name", EMBED_FIELD_NAME_MAX, required=True)
-        problems += _limit(field.get("value"), f"{at}.value", EMBED_FIELD_VALUE_MAX, required=True)
+        for key, maximum in (("name", EMBED_FIELD_NAME_MAX), ("value", EMBED_FIELD_VALUE_MAX)):
+            problems += _limit(
+                field.get(key), f"{at}.{key}", (*field_path, key), maximum, required=True
+            )
     for key, text_key, maximum in (
         ("footer", "text", EMBED_FOOTER_TEXT_MAX),
         ("author", "name", EMBED_AUTHOR_NAME_MAX),
@@ -495,129 +547,164 @@ def embed_problems(embed: Mapping[str, Any], *, where: str = "embed") -> list[st
         if section is None:
             continue
         if not isinstance(section, Mapping):
-            problems.append(f"{where}.{key} must be an object")
+            problems.append(
+                Problem((*path, key), NOT_AN_OBJECT, f"{where}.{key} must be an object")
+            )
             continue
         problems += _limit(
-            section.get(text_key), f"{where}.{key}.{text_key}", maximum, required=True
+            section.get(text_key),
+            f"{where}.{key}.{text_key}",
+            (*path, key, text_key),
+            maximum,
+            required=True,
         )
     total = embed_length(embed)
     if total > EMBED_TOTAL_MAX:
-        problems.append(
+        text = (
             f"{where}: {total} characters in title, description, fields, footer and author; "
             f"at most {EMBED_TOTAL_MAX}"
         )
+        problems.append(Problem(path, EMBED_TOO_BIG, text))
     return problems
+
+
+def embed_problems(embed: Mapping[str, Any], *, where: str = "embed") -> list[str]:
+    """Every per-embed limit ``embed`` (a ``discord.Embed.to_dict()``) breaks."""
+    return [problem.text for problem in located_embed_problems(embed, where=where)]
 
 
 # ---------------------------------------------------------------------- message checks
 
 
 def _component_problems(
-    component: Mapping[str, Any], at: str, custom_ids: dict[str, str]
-) -> list[str]:
-    problems: list[str] = []
+    component: Mapping[str, Any], at: str, path: BodyPath, custom_ids: dict[str, str]
+) -> list[Problem]:
+    problems: list[Problem] = []
     kind = component.get("type")
     custom_id = component.get("custom_id")
+    id_path = (*path, "custom_id")
     if kind == BUTTON:
-        problems += _limit(component.get("label"), f"{at}.label", BUTTON_LABEL_MAX)
+        problems += _limit(
+            component.get("label"), f"{at}.label", (*path, "label"), BUTTON_LABEL_MAX
+        )
         style = component.get("style")
         if style == LINK_STYLE:
             if not component.get("url"):
-                problems.append(f"{at}: a link button needs a url")
+                problems.append(
+                    Problem((*path, "url"), REQUIRED, f"{at}: a link button needs a url")
+                )
             if custom_id is not None:
-                problems.append(f"{at}: a link button cannot have a custom_id")
+                text = f"{at}: a link button cannot have a custom_id"
+                problems.append(Problem(id_path, NOT_ALLOWED, text))
             return problems
         if style == PREMIUM_STYLE:
             return problems
-    elif kind not in SELECT_TYPES:
+    elif kind in SELECT_TYPES:
+        options = component.get("options")
+        if isinstance(options, list) and len(options) > SELECT_MAX_OPTIONS:
+            text = f"{at}: at most {SELECT_MAX_OPTIONS} options, has {len(options)}"
+            problems.append(Problem((*path, "options"), MAX_LENGTH, text))
+    else:
         return problems
     if not isinstance(custom_id, str) or not custom_id:
-        problems.append(f"{at}: custom_id is required")
+        problems.append(Problem(id_path, REQUIRED, f"{at}: custom_id is required"))
     elif len(custom_id) > CUSTOM_ID_MAX:
-        problems.append(
-            f"{at}.custom_id must be at most {CUSTOM_ID_MAX} characters, has {len(custom_id)}"
-        )
+        text = f"{at}.custom_id must be at most {CUSTOM_ID_MAX} characters, has {len(custom_id)}"
+        problems.append(Problem(id_path, MAX_LENGTH, text))
     if isinstance(custom_id, str) and custom_id:
         if custom_id in custom_ids:
-            problems.append(
-                f"{at}: custom_id {custom_id!r} is already used by {custom_ids[custom_id]}"
-            )
+            text = f"{at}: custom_id {custom_id!r} is already used by {custom_ids[custom_id]}"
+            problems.append(Problem(id_path, DUPLICATE_CUSTOM_ID, text))
         custom_ids.setdefault(custom_id, at)
     return problems
 
 
-def _walk(component: Mapping[str, Any], at: str) -> Iterable[tuple[Mapping[str, Any], str]]:
-    yield component, at
+def _walk(
+    component: Mapping[str, Any], at: str, path: BodyPath
+) -> Iterable[tuple[Mapping[str, Any], str, BodyPath]]:
+    yield component, at, path
     for index, child in enumerate(component.get("components") or []):
         if isinstance(child, Mapping):
-            yield from _walk(child, f"{at}.components[{index}]")
+            yield from _walk(child, f"{at}.components[{index}]", (*path, "components", index))
     for key in ("accessory", "component"):
         child = component.get(key)
         if isinstance(child, Mapping):
-            yield from _walk(child, f"{at}.{key}")
+            yield from _walk(child, f"{at}.{key}", (*path, key))
 
 
-def message_problems(message: Mapping[str, Any]) -> list[str]:
-    """Every limit one message body breaks: content, embeds (each and together), components."""
+def located_message_problems(message: Mapping[str, Any]) -> list[Problem]:
+    """``message_problems``, each with its ``path`` in the body and Discord's error code."""
     if not isinstance(message, Mapping):
-        return ["message must be an object"]
+        return [Problem((), NOT_AN_OBJECT, "message must be an object")]
     if isinstance(message.get("data"), Mapping) and "type" in message:
         message = message["data"]  # an interaction callback body: {"type": 4, "data": {...}}
-    problems: list[str] = []
+    problems: list[Problem] = []
     content = message.get("content")
     if content is not None:
         if not isinstance(content, str):
-            problems.append("content must be a string")
+            problems.append(Problem(("content",), NOT_A_STRING, "content must be a string"))
         elif len(content) > MESSAGE_CONTENT_MAX:
-            problems.append(
-                f"content must be at most {MESSAGE_CONTENT_MAX} characters, has {len(content)}"
-            )
+            text = f"content must be at most {MESSAGE_CONTENT_MAX} characters, has {len(content)}"
+            problems.append(Problem(("content",), MAX_LENGTH, text))
 
     embeds = message.get("embeds") or []
     if not isinstance(embeds, list):
-        problems.append("embeds must be a list")
+        problems.append(Problem(("embeds",), NOT_A_LIST, "embeds must be a list"))
         embeds = []
     if len(embeds) > MESSAGE_MAX_EMBEDS:
-        problems.append(f"at most {MESSAGE_MAX_EMBEDS} embeds, has {len(embeds)}")
+        text = f"at most {MESSAGE_MAX_EMBEDS} embeds, has {len(embeds)}"
+        problems.append(Problem(("embeds",), MAX_LENGTH, text))
     for index, embed in enumerate(embeds):
-        problems += embed_problems(embed, where=f"embeds[{index}]")
+        problems += located_embed_problems(embed, where=f"embeds[{index}]", path=("embeds", index))
     total = sum(embed_length(e) for e in embeds if isinstance(e, Mapping))
     if len(embeds) > 1 and total > EMBED_TOTAL_MAX:
-        problems.append(
+        text = (
             f"embeds: {total} characters across all embeds of the message; at most "
             f"{EMBED_TOTAL_MAX}"
         )
+        problems.append(Problem(("embeds",), EMBED_TOO_BIG, text))
 
     components = message.get("components") or []
     if not isinstance(components, list):
-        return [*problems, "components must be a list"]
+        return [*problems, Problem(("components",), NOT_A_LIST, "components must be a list")]
     v2 = bool(int(message.get("flags") or 0) & IS_COMPONENTS_V2)
     custom_ids: dict[str, str] = {}
     if not v2:
         if len(components) > MESSAGE_MAX_ACTION_ROWS:
-            problems.append(f"at most {MESSAGE_MAX_ACTION_ROWS} action rows, has {len(components)}")
+            text = f"at most {MESSAGE_MAX_ACTION_ROWS} action rows, has {len(components)}"
+            problems.append(Problem(("components",), MAX_LENGTH, text))
         for index, row in enumerate(components):
-            at = f"components[{index}]"
+            at, row_path = f"components[{index}]", ("components", index)
             if not isinstance(row, Mapping) or row.get("type") != ACTION_ROW:
-                problems.append(f"{at} must be an action row (type 1)")
+                problems.append(
+                    Problem(row_path, BAD_LAYOUT, f"{at} must be an action row (type 1)")
+                )
                 continue
             children = [c for c in row.get("components") or [] if isinstance(c, Mapping)]
             if not children:
-                problems.append(f"{at}: an action row needs at least one component")
+                text = f"{at}: an action row needs at least one component"
+                problems.append(Problem(row_path, BAD_LAYOUT, text))
             buttons = [c for c in children if c.get("type") == BUTTON]
             selects = [c for c in children if c.get("type") in SELECT_TYPES]
             if len(buttons) > ACTION_ROW_MAX_BUTTONS:
-                problems.append(
+                text = (
                     f"{at}: at most {ACTION_ROW_MAX_BUTTONS} buttons per action row, "
                     f"has {len(buttons)}"
                 )
+                problems.append(Problem(row_path, BAD_LAYOUT, text))
             if selects and len(children) > 1:
-                problems.append(f"{at}: a select menu must be alone in its action row")
+                text = f"{at}: a select menu must be alone in its action row"
+                problems.append(Problem(row_path, BAD_LAYOUT, text))
     for index, root in enumerate(components):
         if isinstance(root, Mapping):
-            for component, at in _walk(root, f"components[{index}]"):
-                problems += _component_problems(component, at, custom_ids)
+            for component, at, path in _walk(root, f"components[{index}]", ("components", index)):
+                problems += _component_problems(component, at, path, custom_ids)
     return problems
+
+
+def message_problems(message: Mapping[str, Any]) -> list[str]:
+    """Every limit one message body breaks: content, embeds (each and together), components."""
+    return [problem.text for problem in located_message_problems(message)]
 
 
 # ----------------------------------------------------------------- autocomplete checks
@@ -639,7 +726,9 @@ def autocomplete_problems(choices: Any) -> list[str]:
         if not isinstance(choice, Mapping):
             problems.append(f"{at} must be an object")
             continue
-        problems += [f"{at}: {p}" for p in _text_problems(choice.get("name"), "name", 1, 100)]
+        problems += [
+            f"{at}: {p}" for p in _text_problems(choice.get("name"), "name", 1, CHOICE_NAME_MAX)
+        ]
         value = choice.get("value")
         if isinstance(value, str) and len(value) > CHOICE_STRING_VALUE_MAX:
             problems.append(

@@ -1,0 +1,198 @@
+"""The stand-in's 400 Invalid Form Body answers, built from ``tests/discord_rules.py``.
+
+No bot and no server: ``message_errors`` is called directly, to pin down where in Discord's
+nested ``errors`` object each broken limit lands and with which code, and that the limits are
+``discord_rules``' own (one more character than each limit is refused, the limit itself is not).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests import discord_rules as rules
+
+from .fakecord.records import UploadedFile
+from .fakecord.validation import errors_tree, invalid_form_body, message_errors
+
+
+def leaves(errors: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """(dotted path, code) of every entry of an ``errors`` object, as discord.py prints them."""
+    out: list[tuple[str, str]] = []
+
+    def walk(node: dict[str, Any], path: tuple[str, ...]) -> None:
+        for key, value in node.items():
+            if key == "_errors":
+                out.extend((".".join(path), error["code"]) for error in value)
+            else:
+                walk(value, (*path, key))
+
+    walk(errors or {}, ())
+    return sorted(out)
+
+
+def button(custom_id: str | None = "c", label: str = "l") -> dict[str, Any]:
+    component = {"type": 2, "style": 1, "label": label}
+    if custom_id is not None:
+        component["custom_id"] = custom_id
+    return component
+
+
+def row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def field(name: str = "n", value: str = "v") -> dict[str, str]:
+    return {"name": name, "value": value}
+
+
+def embed_of(size: int) -> dict[str, Any]:
+    """An embed of exactly ``size`` characters, no part over its own limit."""
+    description = min(size, rules.EMBED_DESCRIPTION_MAX)
+    rest = size - description
+    fields = []
+    while rest > 0:
+        value = min(rest - 1, rules.EMBED_FIELD_VALUE_MAX)
+        fields.append(field("n", "v" * value))
+        rest -= 1 + value
+    return {"description": "d" * description, "fields": fields}
+
+
+MAX = "BASE_TYPE_MAX_LENGTH"
+LAYOUT = "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+
+REFUSED = {
+    "content": ({"content": "x" * (rules.MESSAGE_CONTENT_MAX + 1)}, [("content", MAX)]),
+    "embeds": ({"embeds": [{"title": "t"}] * (rules.MESSAGE_MAX_EMBEDS + 1)}, [("embeds", MAX)]),
+    "title": (
+        {"embeds": [{"title": "x" * (rules.EMBED_TITLE_MAX + 1)}]},
+        [("embeds.0.title", MAX)],
+    ),
+    "description": (
+        {"embeds": [{}, {"description": "x" * (rules.EMBED_DESCRIPTION_MAX + 1)}]},
+        [("embeds.1.description", MAX)],
+    ),
+    "fields": (
+        {"embeds": [{"fields": [field()] * (rules.EMBED_MAX_FIELDS + 1)}]},
+        [("embeds.0.fields", MAX)],
+    ),
+    "field name": (
+        {"embeds": [{"fields": [field(), field("n" * (rules.EMBED_FIELD_NAME_MAX + 1))]}]},
+        [("embeds.0.fields.1.name", MAX)],
+    ),
+    "field value": (
+        {"embeds": [{"fields": [field(value="v" * (rules.EMBED_FIELD_VALUE_MAX + 1))]}]},
+        [("embeds.0.fields.0.value", MAX)],
+    ),
+    "empty field value": (
+        {"embeds": [{"fields": [field(value="")]}]},
+        [("embeds.0.fields.0.value", "BASE_TYPE_REQUIRED")],
+    ),
+    "footer": (
+        {"embeds": [{"footer": {"text": "f" * (rules.EMBED_FOOTER_TEXT_MAX + 1)}}]},
+        [("embeds.0.footer.text", MAX)],
+    ),
+    "author": (
+        {"embeds": [{"author": {"name": "a" * (rules.EMBED_AUTHOR_NAME_MAX + 1)}}]},
+        [("embeds.0.author.name", MAX)],
+    ),
+    "one embed over the total": (
+        {"embeds": [embed_of(rules.EMBED_TOTAL_MAX + 1)]},
+        [("embeds.0", "MAX_EMBED_SIZE_EXCEEDED")],
+    ),
+    "embeds together over the total": (
+        {
+            "embeds": [
+                embed_of(rules.EMBED_TOTAL_MAX // 2),
+                embed_of(rules.EMBED_TOTAL_MAX // 2 + 1),
+            ]
+        },
+        [("embeds", "MAX_EMBED_SIZE_EXCEEDED")],
+    ),
+    "action rows": (
+        {"components": [row(button(f"c{i}")) for i in range(rules.MESSAGE_MAX_ACTION_ROWS + 1)]},
+        [("components", MAX)],
+    ),
+    "buttons in a row": (
+        {"components": [row(*(button(f"c{i}") for i in range(rules.ACTION_ROW_MAX_BUTTONS + 1)))]},
+        [("components.0", LAYOUT)],
+    ),
+    "not an action row": ({"components": [button()]}, [("components.0", LAYOUT)]),
+    "custom_id": (
+        {"components": [row(button("c" * (rules.CUSTOM_ID_MAX + 1)))]},
+        [("components.0.components.0.custom_id", MAX)],
+    ),
+    "no custom_id": (
+        {"components": [row(button(None))]},
+        [("components.0.components.0.custom_id", "BASE_TYPE_REQUIRED")],
+    ),
+    "duplicate custom_id": (
+        {"components": [row(button("same")), row(button("same"))]},
+        [("components.1.components.0.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED")],
+    ),
+    "label": (
+        {"components": [row(button(label="l" * (rules.BUTTON_LABEL_MAX + 1)))]},
+        [("components.0.components.0.label", MAX)],
+    ),
+    "select options": (
+        {
+            "components": [
+                row(
+                    {
+                        "type": 3,
+                        "custom_id": "pick",
+                        "options": [{"label": "o", "value": "o"}] * (rules.SELECT_MAX_OPTIONS + 1),
+                    }
+                )
+            ]
+        },
+        [("components.0.components.0.options", MAX)],
+    ),
+    "empty message": ({"content": ""}, [("", "MESSAGE_EMPTY")]),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_refused_where_discord_says(case: str) -> None:
+    body, expected = REFUSED[case]
+    assert leaves(message_errors(body, [], need_content=True)) == expected
+
+
+def test_the_limits_themselves_pass() -> None:
+    body = {
+        "content": "x" * rules.MESSAGE_CONTENT_MAX,
+        "embeds": [embed_of(rules.EMBED_TOTAL_MAX)],
+        "components": [
+            row(*(button(f"c{r}{i}") for i in range(rules.ACTION_ROW_MAX_BUTTONS)))
+            for r in range(rules.MESSAGE_MAX_ACTION_ROWS)
+        ],
+    }
+    assert rules.embed_length(body["embeds"][0]) == rules.EMBED_TOTAL_MAX
+    assert message_errors(body, [], need_content=True) is None
+
+
+def test_an_edit_may_be_empty_and_a_file_is_content() -> None:
+    assert message_errors({}, [], need_content=False) is None
+    upload = UploadedFile("files[0]", "sheet.txt", "text/plain", b"sheet")
+    assert message_errors({"content": ""}, [upload], need_content=True) is None
+
+
+def test_fields_of_spaces_only_still_pass() -> None:
+    """The stand-in's one known gap (see ``validation._refused``): Discord refuses these."""
+    body = {"embeds": [{"fields": [field("Notes", "   ")]}]}
+    assert rules.message_problems(body) == ["embeds[0].fields[0].value must not be empty"]
+    assert message_errors(body, [], need_content=True) is None
+
+
+def test_answer_is_discords_invalid_form_body() -> None:
+    problems = rules.located_message_problems({"embeds": [{"title": "x" * 300}]})
+    errors = errors_tree(problems)
+    assert errors == {
+        "embeds": {"0": {"title": {"_errors": [{"code": MAX, "message": problems[0].text}]}}}
+    }
+    assert invalid_form_body(errors) == {
+        "message": "Invalid Form Body",
+        "code": 50035,
+        "errors": errors,
+    }
