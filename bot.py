@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.campaigns",
     "cogs.history",
     "cogs.help",
+    "cogs.privacy",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.

@@ -129,6 +129,10 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         )
         embed.add_field(name="NPC defences", value="take 10" if campaign.npc_take10 else "rolled")
         embed.add_field(
+            name="NPC rolls show",
+            value="dice and modifiers" if campaign.show_npc_modifiers else "totals only",
+        )
+        embed.add_field(
             name="Hidden rolls go to",
             value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs",
         )
@@ -140,6 +144,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         npc_take10="NPC defences take 10 (on) or are rolled (off)",
         gm_channel="Where hidden rolls are shown to the GMs",
         clear_gm_channel="Send hidden rolls to the GMs' DMs again",
+        npc_modifiers="Show NPCs' dice and modifiers to the table (off: their totals only)",
     )
     async def settings(
         self,
@@ -147,9 +152,17 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         npc_take10: bool | None = None,
         gm_channel: discord.TextChannel | None = None,
         clear_gm_channel: bool = False,
+        npc_modifiers: bool | None = None,
     ) -> None:
-        if npc_take10 is None and gm_channel is None and not clear_gm_channel:
-            raise UserError("Nothing to change: give npc_take10, gm_channel or clear_gm_channel.")
+        if (
+            npc_take10 is None
+            and gm_channel is None
+            and not clear_gm_channel
+            and npc_modifiers is None
+        ):
+            raise UserError(
+                "Nothing to change: give npc_take10, gm_channel, clear_gm_channel or npc_modifiers."
+            )
         if gm_channel is not None and clear_gm_channel:
             raise UserError("Give gm_channel or clear_gm_channel, not both.")
         roller = await load_roller(self.bot, interaction)
@@ -160,11 +173,14 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             npc_take10=npc_take10,
             gm_channel_id=gm_channel.id if gm_channel else None,
             clear_gm_channel=clear_gm_channel,
+            show_npc_modifiers=npc_modifiers,
         )
         where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
+        shown = "their dice and modifiers" if campaign.show_npc_modifiers else "their totals only"
         await interaction.response.send_message(
             f"**{campaign.name}**: NPC defences "
-            f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}.",
+            f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}; "
+            f"the table sees NPCs' {shown}.",
             ephemeral=True,
         )
 

@@ -6,10 +6,8 @@ enforces who may change what; this cog turns options into calls and results into
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import secrets
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
 
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
 Notes = app_commands.Range[str, 0, NOTES_MAX]
-CONFIRM_SECONDS = 60
 
 
 def _table(values: dict[str, int]) -> str:
@@ -73,69 +71,6 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
             name="Notes", value=clip(character.notes, EMBED_FIELD_VALUE_MAX), inline=False
         )
     return embed
-
-
-class ConfirmDelete(discord.ui.View):
-    """A short-lived Delete / Cancel choice, for the one command that loses data.
-
-    Its custom ids are registered in `bot.live_components` while it listens, so a press after
-    its timeout or a restart is answered by the bot's stale-button note, never left hanging.
-    """
-
-    def __init__(
-        self, cog: Characters, roller: Roller, name: str, origin: discord.Interaction
-    ) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.cog, self.roller, self.name, self.origin = cog, roller, name, origin
-        token = secrets.token_hex(8)
-        self.delete.custom_id = f"wire:confirm:{token}:delete"
-        self.cancel.custom_id = f"wire:confirm:{token}:cancel"
-        self.custom_ids = {self.delete.custom_id, self.cancel.custom_id}
-        cog.bot.live_components |= self.custom_ids
-
-    def stop(self) -> None:
-        self.cog.bot.live_components -= self.custom_ids
-        super().stop()
-
-    async def on_timeout(self) -> None:
-        """Take the buttons away, so nobody presses a choice that no longer listens."""
-        self.cog.bot.live_components -= self.custom_ids
-        with contextlib.suppress(discord.HTTPException):
-            await self.origin.edit_original_response(
-                content="No answer in time; nothing was deleted.", view=None
-            )
-
-    def _require_chooser(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.roller.user_id:
-            raise UserError("This is not your choice.")
-
-    @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
-    async def delete(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self.cog.bot.tree.run(interaction, lambda: self._delete(interaction))
-
-    async def _delete(self, interaction: discord.Interaction) -> None:
-        self._require_chooser(interaction)
-        try:
-            await self.cog.bot.store.delete_character(
-                self.roller.guild_id, self.roller.campaign.id, self.roller.user_id, self.name
-            )
-        except StorageError as error:  # the question is settled either way: say how
-            content = str(error)
-        else:
-            content = f"Deleted {self.name}."
-        await interaction.response.edit_message(content=content, view=None)
-        # stop() only after answering: until then the custom ids must count as live, or the
-        # stale-button handler would answer this very press.
-        self.stop()
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self.cog.bot.tree.run(interaction, lambda: self._cancel(interaction))
-
-    async def _cancel(self, interaction: discord.Interaction) -> None:
-        self._require_chooser(interaction)
-        await interaction.response.edit_message(content="Nothing was deleted.", view=None)
-        self.stop()
 
 
 class Characters(commands.GroupCog, group_name="character"):
@@ -385,10 +320,20 @@ class Characters(commands.GroupCog, group_name="character"):
         character = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, name)
         if character.owner_id != roller.user_id and not roller.campaign.is_gm(roller.user_id):
             raise UserError("You can only delete your own characters.")
+
+        async def delete() -> str:
+            try:
+                await self.bot.store.delete_character(
+                    roller.guild_id, roller.campaign.id, roller.user_id, character.name
+                )
+            except StorageError as error:  # the question is settled either way: say how
+                return str(error)
+            return f"Deleted {character.name}."
+
         await interaction.response.send_message(
             f"Delete **{character.name}** and its sheet for good? Its logged rolls stay in the "
             "history. Export it first if you may want it back.",
-            view=ConfirmDelete(self, roller, character.name, interaction),
+            view=Confirm(self.bot, roller.user_id, interaction, delete),
             ephemeral=True,
         )
 

@@ -32,7 +32,15 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, actor_of, deliver, die_for, load_roller, record_for
+from cogs.utils.rolling import (
+    Roller,
+    actor_of,
+    deliver,
+    die_for,
+    load_roller,
+    npc_secret,
+    record_for,
+)
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
 from storage.models import Character, PendingAction, PendingAttack, RollState, StoredRoll
 from wire import limits, text
@@ -82,8 +90,9 @@ def waiting_embed(payload: PendingAttack, expires: int) -> discord.Embed:
         ),
         colour=NEUTRAL,
     )
-    embed.add_field(name="Die", value=text.die_text(attack.die))
-    embed.add_field(name="Modifiers", value=modifiers_field(attack))
+    if not payload.attacker_secret:
+        embed.add_field(name="Die", value=text.die_text(attack.die))
+        embed.add_field(name="Modifiers", value=modifiers_field(attack))
     embed.add_field(name="Total", value=f"**{attack.total}**")
     return embed
 
@@ -263,7 +272,12 @@ class Combat(commands.Cog):
         private: bool,
     ) -> None:
         embed = combat_embed(
-            roller.name, result, weapon=weapon, opponent=defender.name if defender else None
+            roller.name,
+            result,
+            weapon=weapon,
+            opponent=defender.name if defender else None,
+            secret=npc_secret(roller.campaign, roller.character, hidden=private),
+            opponent_secret=npc_secret(roller.campaign, defender, hidden=private),
         )
         inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
         if weapon:
@@ -300,6 +314,7 @@ class Combat(commands.Cog):
             attacker=roller.name,
             attacker_user=roller.user_id,
             attacker_character=roller.character.id if roller.character else None,
+            attacker_secret=npc_secret(roller.campaign, roller.character),
             weapon=weapon or "a weapon",
             base=base,
             attack=stored_roll(attack),
@@ -406,7 +421,11 @@ class Combat(commands.Cog):
         ):
             raise UserError("This attack was already resolved.")
         embed = combat_embed(
-            payload.attacker, result, weapon=payload.weapon, opponent=defender.name
+            payload.attacker,
+            result,
+            weapon=payload.weapon,
+            opponent=defender.name,
+            secret=payload.attacker_secret,
         )
         await interaction.response.edit_message(embed=embed, view=None)
 

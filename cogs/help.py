@@ -41,6 +41,12 @@ COMMANDS = {
         "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
         "`/history` the campaign's recent rolls"
     ),
+    "GMs and privacy": (
+        "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
+        "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
+        "`/campaign settings npc_modifiers:true`. `/privacy info` says what the bot keeps; "
+        "`/privacy forget-me` deletes all of it."
+    ),
 }
 
 RULES = (

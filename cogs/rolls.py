@@ -23,7 +23,15 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for, stat_modifiers
+from cogs.utils.rolling import (
+    Roller,
+    deliver,
+    die_for,
+    load_roller,
+    npc_secret,
+    record_for,
+    stat_modifiers,
+)
 from cogs.utils.sheets import defence_modifiers
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
@@ -75,7 +83,8 @@ class Rolls(commands.Cog):
         die = die_for(self.bot, roll, take10)
         result = resolve_check(mods, vs, die)
         title = label or (skill_name and roller.skill(skill_name).label) or "Check"
-        embed = check_embed(roller.name, result, label=title)
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        embed = check_embed(roller.name, result, label=title, secret=secret)
         record = record_for(
             interaction,
             roller,
@@ -142,7 +151,11 @@ class Rolls(commands.Cog):
             )
         die = die_for(self.bot, roll, take10)
         result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
-        embed = combat_embed(roller.name, result)
+        embed = combat_embed(
+            roller.name,
+            result,
+            secret=npc_secret(roller.campaign, roller.character, hidden=private),
+        )
         record = record_for(
             interaction,
             roller,
@@ -224,6 +237,7 @@ class Rolls(commands.Cog):
                 roller.user_id,
                 roller.guild_id,
                 roller.channel_id,
+                lenient=other.is_npc and not roller.campaign.is_gm(roller.user_id),
             )
         else:
             if opp_attr_name or opp_skill_name:
@@ -249,7 +263,13 @@ class Rolls(commands.Cog):
         active = Roll(die_for(self.bot, None, False), mine)
         passive = Roll(die_for(self.bot, None, False), theirs)
         result = resolve_contest(active, passive)
-        embed = contest_embed(roller.name, opposing.name, result)
+        embed = contest_embed(
+            roller.name,
+            opposing.name,
+            result,
+            active_secret=npc_secret(roller.campaign, roller.character, hidden=private),
+            passive_secret=npc_secret(roller.campaign, opposing.character, hidden=private),
+        )
         if label:
             embed.title = clip(f"{label}: {roller.name} vs {opposing.name}", EMBED_TITLE_MAX)
         record = record_for(

@@ -264,6 +264,8 @@ class PendingAttack:
     target_id: int
     target_owner: int
     channel_id: int
+    attacker_secret: bool = False
+    """The attacker is an NPC whose die and modifiers the table does not see."""
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -282,6 +284,7 @@ class PendingAttack:
             "target_id": self.target_id,
             "target_owner": self.target_owner,
             "channel_id": self.channel_id,
+            "attacker_secret": self.attacker_secret,
         }
 
     @classmethod
@@ -308,6 +311,7 @@ class PendingAttack:
                 target_id=_int(data["target_id"]),
                 target_owner=_int(data["target_owner"]),
                 channel_id=_int(data["channel_id"]),
+                attacker_secret=_flag(data.get("attacker_secret", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidValue(
@@ -319,6 +323,12 @@ class PendingAttack:
 def _int(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 

@@ -58,12 +58,16 @@ async def _character(interaction: discord.Interaction, name: str | None) -> Char
     store = store_of(interaction)
     try:
         if name:
-            return await store.get_character(interaction.guild_id, campaign.id, name)
-        return await store.get_active_character(
-            interaction.guild_id, campaign.id, interaction.user.id
-        )
+            found = await store.get_character(interaction.guild_id, campaign.id, name)
+        else:
+            found = await store.get_active_character(
+                interaction.guild_id, campaign.id, interaction.user.id
+            )
     except StorageError:
         return None
+    if found is not None and found.is_npc and not campaign.is_gm(actor_of(interaction)):
+        return None  # an NPC's sheet is for GMs' eyes: no stats, skills or weapons from it
+    return found
 
 
 async def sheet_for(interaction: discord.Interaction) -> Character | None:
@@ -121,6 +125,8 @@ async def _characters(
     if campaign is None or interaction.guild_id is None:
         return []
     user = actor_of(interaction)
+    if is_npc and not campaign.is_gm(user):
+        return []  # players pick targets from all names, but only GMs roll as NPCs
     try:
         found = await store_of(interaction).find_characters(
             interaction.guild_id,

@@ -45,21 +45,34 @@ def winner_degrees(degrees: Degrees) -> str:
     return text.degrees_text(Degrees(True, degrees.raw, degrees.capped))
 
 
-def _roll_fields(embed: discord.Embed, roll: Roll, target_label: str, target: int) -> None:
-    embed.add_field(name="Die", value=die_field(roll))
-    embed.add_field(name="Modifiers", value=modifiers_field(roll))
+def _roll_fields(
+    embed: discord.Embed, roll: Roll, target_label: str, target: int, *, secret: bool = False
+) -> None:
+    """Die, modifiers and total; an NPC's die and modifiers stay with the GMs (`secret`), since
+    together with the total they would give its sheet away."""
+    if not secret:
+        embed.add_field(name="Die", value=die_field(roll))
+        embed.add_field(name="Modifiers", value=modifiers_field(roll))
     embed.add_field(name="Total", value=f"**{roll.total}** vs {target_label} {target}")
 
 
-def check_embed(who: str, result: CheckResult, label: str = "Check") -> discord.Embed:
+def side_text(roll: Roll, secret: bool) -> str:
+    """One side of an opposed roll: every part of it, or an NPC's total only."""
+    return f"**{roll.total}**" if secret else text.roll_text(roll)
+
+
+def check_embed(
+    who: str, result: CheckResult, label: str = "Check", *, secret: bool = False
+) -> discord.Embed:
     outcome = "Success" if result.success else "Failure"
     embed = discord.Embed(
         title=clip(f"{who}: {label}", EMBED_TITLE_MAX),
         description=f"**{outcome}: {text.degrees_text(result.degrees)}**",
         colour=SUCCESS if result.success else FAILURE,
     )
-    _roll_fields(embed, result.roll, "TN", result.target)
-    embed.set_footer(text=f"{text.percent(result.odds.chance)} to succeed before the roll")
+    _roll_fields(embed, result.roll, "TN", result.target, secret=secret)
+    if not secret:  # the odds would tell the NPC's modifiers too
+        embed.set_footer(text=f"{text.percent(result.odds.chance)} to succeed before the roll")
     return embed
 
 
@@ -78,7 +91,10 @@ def combat_embed(
     *,
     weapon: str | None = None,
     opponent: str | None = None,
+    secret: bool = False,
+    opponent_secret: bool = False,
 ) -> discord.Embed:
+    """`secret`, `opponent_secret`: that side is an NPC whose sheet the table does not see."""
     attacking = result.role is DamageRole.ATTACKER
     action = "Attack" if attacking else "Defence"
     if result.defence is not None and not attacking:
@@ -94,20 +110,28 @@ def combat_embed(
         colour=SUCCESS if result.success else FAILURE,
     )
     theirs = "defence" if attacking else "attack"
-    _roll_fields(embed, result.roll, theirs, result.opponent_total)
+    _roll_fields(embed, result.roll, theirs, result.opponent_total, secret=secret)
     if result.opponent is not None:
         label = result.defence.value.capitalize() if result.defence and attacking else theirs
         embed.add_field(
             name=clip(f"{opponent or 'Opponent'}: {label}", EMBED_FIELD_NAME_MAX),
-            value=clip(text.roll_text(result.opponent), EMBED_FIELD_VALUE_MAX),
+            value=clip(side_text(result.opponent, opponent_secret), EMBED_FIELD_VALUE_MAX),
             inline=False,
         )
-    goal = "to hit" if attacking else "to defend"
-    embed.set_footer(text=f"{text.percent(result.odds.chance)} {goal} before the roll")
+    if not (secret or opponent_secret):  # the odds would tell the NPC's modifiers
+        goal = "to hit" if attacking else "to defend"
+        embed.set_footer(text=f"{text.percent(result.odds.chance)} {goal} before the roll")
     return embed
 
 
-def contest_embed(active: str, passive: str, result: ContestResult) -> discord.Embed:
+def contest_embed(
+    active: str,
+    passive: str,
+    result: ContestResult,
+    *,
+    active_secret: bool = False,
+    passive_secret: bool = False,
+) -> discord.Embed:
     winner, loser = (active, passive) if result.active_won else (passive, active)
     embed = discord.Embed(
         title=clip(f"Contest: {active} vs {passive}", EMBED_TITLE_MAX),
@@ -117,17 +141,19 @@ def contest_embed(active: str, passive: str, result: ContestResult) -> discord.E
     )
     embed.add_field(
         name=clip(active, EMBED_FIELD_NAME_MAX),
-        value=clip(text.roll_text(result.active), EMBED_FIELD_VALUE_MAX),
+        value=clip(side_text(result.active, active_secret), EMBED_FIELD_VALUE_MAX),
     )
     embed.add_field(
         name=clip(passive, EMBED_FIELD_NAME_MAX),
-        value=clip(text.roll_text(result.passive), EMBED_FIELD_VALUE_MAX),
+        value=clip(side_text(result.passive, passive_secret), EMBED_FIELD_VALUE_MAX),
     )
-    embed.set_footer(
-        text=clip(
-            f"{text.percent(result.odds.chance)} for {active} before the roll", EMBED_FOOTER_MAX
+    if not (active_secret or passive_secret):  # the odds would tell the NPC's modifiers
+        embed.set_footer(
+            text=clip(
+                f"{text.percent(result.odds.chance)} for {active} before the roll",
+                EMBED_FOOTER_MAX,
+            )
         )
-    )
     return embed
 
 

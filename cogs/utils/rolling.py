@@ -42,6 +42,9 @@ class Roller:
     user_id: int
     guild_id: int
     channel_id: int
+    lenient: bool = False
+    """A stat missing from the sheet counts as 0 instead of an error: for a player rolling
+    against an NPC, whose sheet an error would describe."""
 
     def sheet(self) -> Character:
         if self.character is None:
@@ -57,12 +60,26 @@ class Roller:
     def _stat(self, table: str, kind: str, option: str, name: str) -> Modifier:
         sheet = self.sheet()
         found = find_stat(getattr(sheet, table), name)
+        if found is None and self.lenient:
+            return Modifier(name, 0)
         if found is None:
             raise UserError(
                 f"{sheet.name} has no {kind} {name!r}. "
                 f"Add it with /character set, or give a number with {option}."
             )
         return Modifier(*found)
+
+
+def npc_secret(campaign: Campaign, character: Character | None, *, hidden: bool = False) -> bool:
+    """Whether a roll's embed keeps this character's die and modifiers from the table: an NPC's
+    sheet is for GMs' eyes unless the campaign shows NPC modifiers. A hidden roll reaches only
+    the roller and the GMs, so it shows everything."""
+    return (
+        character is not None
+        and character.is_npc
+        and not campaign.show_npc_modifiers
+        and not hidden
+    )
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

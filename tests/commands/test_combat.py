@@ -49,14 +49,22 @@ async def test_attack_on_an_npc_that_takes_10_is_the_rules_example(world):
     assert "Hit: 5 DoS" in embed["description"]
     assert "5 base + 5 DoS = 10 damage" in embed["description"]
     assert field(embed, "Total") == "**23** vs defence 13"
-    assert field(embed, "Goblin: Parry") == "take 10 + 1 Strength + 2 Parry = 13"
+    assert field(embed, "Goblin: Parry") == "**13**"  # the table sees an NPC's total only
     assert field(embed, "Modifiers") == "Strength +3, Long swords +5"
+    await world.alice.slash(world.channel, "campaign settings", npc_modifiers=True)
+    world.dice.push(15)
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
+    )
+    assert field(embed, "Goblin: Parry") == "take 10 + 1 Strength + 2 Parry = 13"
 
 
 async def test_npc_defence_is_rolled_when_the_campaign_says_so(world):
     await make_jaime(world)
     await make_goblin(world)
-    await world.alice.slash(world.channel, "campaign settings", npc_take10=False)
+    await world.alice.slash(
+        world.channel, "campaign settings", npc_take10=False, npc_modifiers=True
+    )
     world.dice.push(15, 18)  # Jaime 15 + 8 = 23; goblin 18 + 3 = 21
     embed = embed_of(
         await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")

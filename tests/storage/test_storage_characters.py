@@ -203,7 +203,15 @@ async def test_delete_user_data_across_guilds(
     await store.log_roll(roll_record(here, user_id=OTHER_PLAYER, interaction_id=3))
     await store.set_active_character(GUILD, here.id, PLAYER, "Keep")  # PLAYER is a GM here
 
-    await store.delete_user_data(PLAYER)
+    counts = await store.delete_user_data(PLAYER)
+    assert counts == {
+        "rolls": 2,
+        "projects": 1,
+        "active choices": 2,  # Ash there, Keep here
+        "GM roles": 1,
+        "characters": 2,
+    }
+    assert PLAYER not in (await store.get_campaign_by_id(GUILD, here.id)).gm_ids
 
     assert [c.name for c in await store.find_characters(GUILD, here.id)] == ["Keep", "Their NPC"]
     assert await store.find_characters(OTHER_GUILD, there.id) == []

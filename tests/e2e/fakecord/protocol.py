@@ -39,7 +39,15 @@ MESSAGE_FLAG_LOADING = 1 << 7
 MESSAGE_FLAG_COMPONENTS_V2 = rules.IS_COMPONENTS_V2
 
 # What an ordinary guild member may do, as Discord serialises permissions: a decimal string.
-DEFAULT_MEMBER_PERMISSIONS = str((1 << 41) - 1 & ~(1 << 3))  # everything but ADMINISTRATOR
+# Discord's @everyone defaults: view channels, send messages, embed links, attach files, read
+# history, add reactions, use external emojis, use application commands; no Manage Server.
+ORDINARY_MEMBER = (
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 18) | (1 << 31)
+)
+MANAGE_GUILD = 1 << 5
+DEFAULT_MEMBER_PERMISSIONS = str(ORDINARY_MEMBER)
+MANAGER_PERMISSIONS = str(ORDINARY_MEMBER | MANAGE_GUILD)
+"""A member with Manage Server: the bot treats them as a GM of every campaign."""
 DEFAULT_APP_PERMISSIONS = str((1 << 41) - 1 & ~(1 << 3))
 
 # Application command option types.

@@ -1,0 +1,71 @@
+"""/privacy: what the bot keeps about a user, and deleting all of it on request.
+
+Discord's developer policy expects a bot to delete a user's data when they ask; the data lives
+in every server the user played in, so this works from any server and from direct messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils.confirm import Confirm
+from cogs.utils.embeds import NEUTRAL
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+STORED = (
+    "**What the bot keeps about you**, in every server you play in: your characters (their "
+    "sheets and notes), which one is active in each campaign, your crafting projects, the rolls "
+    "you made (the roll log behind /history), and the campaigns you are a GM of. It keeps them "
+    "until you delete them: `/character delete` one at a time, or `/privacy forget-me` all "
+    "at once. It keeps no messages, no member lists and nothing from servers you do not use it "
+    "in. NPCs belong to their campaign and stay when their GM leaves."
+)
+
+
+class Privacy(commands.GroupCog, group_name="privacy"):
+    """What is stored about you, and deleting it."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="info", description="What the bot keeps about you, and for how long")
+    async def info(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Your data", description=STORED, colour=NEUTRAL)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="forget-me", description="Delete your characters, rolls and settings in every server"
+    )
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
+
+        async def forget() -> str:
+            counts = await self.bot.store.delete_user_data(user_id)
+            done = ", ".join(f"{n} {what}" for what, n in counts.items())
+            return f"Done: the bot forgot you in every server ({done})."
+
+        await interaction.response.send_message(
+            "Delete **everything** the bot keeps about you in **every** server: your characters, "
+            "your roll history, your crafting projects, your active choices and GM roles? This "
+            "cannot be undone; export characters you want to keep first (`/character export`).",
+            view=Confirm(
+                self.bot,
+                user_id,
+                interaction,
+                forget,
+                confirm_label="Delete all my data",
+                nothing_done="Nothing was deleted.",
+            ),
+            ephemeral=True,
+        )
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Privacy(bot))

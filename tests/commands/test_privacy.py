@@ -1,0 +1,47 @@
+"""/privacy: what is stored, and forgetting a user everywhere after a confirmation."""
+
+from __future__ import annotations
+
+from tests.commands.conftest import embed_of
+
+
+async def test_forget_me_asks_first_then_deletes_everything_in_every_server(world):
+    bob, channel = world.bob, world.channel
+    await bob.slash(channel, "character create", name="Jaime")
+    world.dice.push(12)
+    await bob.slash(channel, "check", attr=1, skill=1, vs=10)
+    other = world.env.create_guild("Other table")
+    hall = other.create_text_channel("hall")
+    bob_there = other.add_member(bob.user)
+    await bob_there.slash(hall, "character create", name="Jaime the Second")
+    await world.alice.slash(channel, "campaign gm add", user=bob)
+
+    ask = await bob.slash(channel, "privacy forget-me")
+    assert ask.response.ephemeral and "every** server" in ask.response.content
+    assert (await bob.slash(channel, "character show", name="Jaime")).response.embeds
+
+    done = await bob.click(ask.response, label="Delete all my data")
+    assert done.response.content.startswith("Done: the bot forgot you in every server")
+    assert "2 characters" in done.response.content and "1 GM roles" in done.response.content
+    gone = await bob.slash(channel, "character show", name="Jaime")
+    assert gone.response.ephemeral and "No character named" in gone.response.content
+    assert "Jaime" not in str(embed_of(await bob_there.slash(hall, "character list")))
+    history = embed_of(await world.alice.slash(channel, "history"))
+    assert history["description"] == "No rolls yet."
+    info = embed_of(await bob.slash(channel, "campaign info"))
+    assert f"<@{bob.id}>" not in str(info)
+
+
+async def test_forget_me_cancelled_keeps_everything(world):
+    await world.bob.slash(world.channel, "character create", name="Jaime")
+    ask = await world.bob.slash(world.channel, "privacy forget-me")
+    kept = await world.bob.click(ask.response, label="Cancel")
+    assert kept.response.content == "Nothing was deleted."
+    assert (await world.bob.slash(world.channel, "character show")).response.embeds
+
+
+async def test_privacy_info_says_what_is_kept_and_how_to_delete_it(world):
+    result = await world.carol.slash(world.channel, "privacy info")
+    assert result.response.ephemeral
+    text = embed_of(result)["description"]
+    assert "/privacy forget-me" in text and "until you delete them" in text
