@@ -53,9 +53,9 @@ class Confirm(discord.ui.View):
         """Take the buttons away, so nobody presses a choice that no longer listens."""
         self.bot.live_components -= self.custom_ids
         with contextlib.suppress(discord.HTTPException):
+            late = self.nothing_done[:1].lower() + self.nothing_done[1:]
             await self.origin.edit_original_response(
-                content=f"No answer in time; {self.nothing_done[:1].lower()}{self.nothing_done[1:]}",
-                view=None,
+                content=f"No answer in time; {late}", view=None
             )
 
     def _require_chooser(self, interaction: discord.Interaction) -> None:
