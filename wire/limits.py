@@ -35,3 +35,7 @@ MODIFIER = Limit("the modifier", -50, 50)
 TARGET = Limit("the target number", -60, 150)
 BASE = Limit("base damage", 0, 50)
 QUALITY = Limit("quality", -1000, 1000)
+SURPRISE = Limit("the surprise penalty", 0, 20)
+HEALTH = Limit("a health value", 0, 999)
+"""A pool's maximum, and any amount of damage or healing given by hand."""
+ARMOUR = Limit("armour", 0, 50)

@@ -1,0 +1,159 @@
+"""Fights in the rules core: initiative order and health pools (examples and properties)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wire import limits
+from wire.dice import Die, DieSource
+from wire.errors import RulesError
+from wire.health import (
+    DamageKind,
+    Health,
+    Pool,
+    apply_damage,
+    descriptor,
+    full_health,
+    heal,
+    permanent_health,
+    set_pool,
+)
+from wire.initiative import Initiative, roll_initiative, turn_order
+
+WIRE = settings.get_profile("wire")
+
+faces = st.integers(1, 20)
+reactions = st.integers(limits.ATTRIBUTE.low, limits.ATTRIBUTE.high)
+surprises = st.integers(limits.SURPRISE.low, limits.SURPRISE.high)
+initiatives = st.builds(
+    lambda face, reaction, surprise: Initiative(Die(face, DieSource.TABLE), reaction, surprise),
+    faces,
+    reactions,
+    surprises,
+)
+pools = st.sampled_from(list(Pool))
+kinds = st.sampled_from(list(DamageKind))
+amounts = st.integers(0, limits.HEALTH.high)
+
+
+@st.composite
+def healths(draw: st.DrawFn) -> Health:
+    maxima = [draw(st.integers(1, 60)) for _ in Pool]
+    currents = [draw(st.integers(-20, m)) for m in maxima]
+    return Health(currents[0], maxima[0], currents[1], maxima[1], currents[2], maxima[2])
+
+
+def die(face: int) -> Die:
+    return Die(face, DieSource.TABLE)
+
+
+def test_initiative_is_the_die_plus_reaction_and_surprise_counts_in_round_one_only() -> None:
+    goblin = roll_initiative(die(12), 2, surprise=5)
+    assert goblin.total() == 9
+    assert goblin.total(round_number=2) == 14
+    with pytest.raises(RulesError, match="surprise penalty"):
+        roll_initiative(die(12), 2, surprise=-1)
+
+
+def test_on_equal_initiative_the_higher_reaction_acts_first() -> None:
+    order = turn_order(
+        [
+            ("Jaime", Initiative(die(15), 2)),  # 17
+            ("Goblin", Initiative(die(13), 4)),  # 17, faster
+            ("Cora", Initiative(die(18), 1)),  # 19
+            ("Goblin 2", Initiative(die(13), 4)),  # 17, as fast as Goblin: joined later
+        ]
+    )
+    assert order == ["Cora", "Goblin", "Goblin 2", "Jaime"]
+
+
+@settings(WIRE)
+@given(st.lists(initiatives, max_size=25), st.integers(1, 3))
+def test_the_order_is_total_and_stable(entries: list[Initiative], round_number: int) -> None:
+    keyed = list(enumerate(entries))
+    order = turn_order(keyed, round_number)
+    assert sorted(order) == list(range(len(entries)))  # everyone exactly once
+    place = {key: i for i, key in enumerate(order)}
+    for a, first in keyed:
+        for b, second in keyed:
+            if a >= b:
+                continue
+            ahead = (first.total(round_number), first.reaction) >= (
+                second.total(round_number),
+                second.reaction,
+            )
+            assert (place[a] < place[b]) == ahead  # equal: who joined first
+    assert turn_order(keyed, round_number) == order  # the same input, the same order
+
+
+def test_permanent_health_is_20_plus_constitution_and_resolve() -> None:
+    assert permanent_health(2, 1) == 23
+    assert permanent_health(-15, -10) == 1  # a pool never starts at 0
+
+
+def test_damage_goes_to_the_pool_of_its_kind_after_armour() -> None:
+    health = full_health(23, 23, 10)
+    hurt, change = apply_damage(health, 10, DamageKind.LETHAL, armour=2)
+    assert (hurt.hp, hurt.thp, hurt.wp) == (15, 23, 10)
+    assert (change.pool, change.before, change.after, change.armour) == (Pool.HP, 23, 15, 2)
+    stunned, _ = apply_damage(health, 4, DamageKind.NON_LETHAL, armour=2)
+    assert stunned.thp == 21
+    scared, change = apply_damage(health, 4, DamageKind.MENTAL, armour=2)
+    assert (scared.wp, change.armour) == (6, 0)  # armour does not stop fear
+    down, _ = apply_damage(health, 30)
+    assert down.hp == -7 and down.down
+
+
+@settings(WIRE)
+@given(healths(), amounts, kinds, st.integers(0, limits.ARMOUR.high))
+def test_damage_after_armour_never_heals_and_never_exceeds_the_blow(
+    health: Health, amount: int, kind: DamageKind, armour: int
+) -> None:
+    after, change = apply_damage(health, amount, kind, armour)
+    taken = change.before - change.after
+    assert 0 <= taken <= amount
+    assert taken == (max(0, amount - armour) if kind.armour_applies else amount)
+    for pool in Pool:
+        if pool is not kind.pool:
+            assert after.current(pool) == health.current(pool)
+
+
+@settings(WIRE)
+@given(healths(), amounts, pools)
+def test_healing_never_goes_above_the_maximum_nor_lowers_a_pool(
+    health: Health, amount: int, pool: Pool
+) -> None:
+    after, change = heal(health, amount, pool)
+    assert change.after <= max(health.maximum(pool), change.before)
+    assert change.after >= change.before
+    assert after.current(pool) == change.after
+
+
+@settings(WIRE)
+@given(healths(), st.integers(-50, 100), pools)
+def test_setting_a_pool_never_goes_above_its_maximum(
+    health: Health, value: int, pool: Pool
+) -> None:
+    after, _ = set_pool(health, value, pool)
+    assert after.current(pool) == min(value, health.maximum(pool))
+
+
+def test_descriptors_for_players() -> None:
+    assert [descriptor(c, 20) for c in (20, 11, 10, 1, 0, -3)] == [
+        "unhurt",
+        "wounded",
+        "badly wounded",
+        "badly wounded",
+        "down",
+        "down",
+    ]
+
+
+def test_negative_amounts_are_refused() -> None:
+    health = full_health(20, 20, 5)
+    with pytest.raises(RulesError):
+        apply_damage(health, -1)
+    with pytest.raises(RulesError):
+        heal(health, -1, Pool.HP)
