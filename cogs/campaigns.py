@@ -25,6 +25,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
 from cogs.utils.rolling import load_roller
+from cogs.utils.text import inert
 from storage.errors import StorageError
 
 if TYPE_CHECKING:
@@ -60,10 +61,10 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         if guild_id is None or channel_id is None:
             raise UserError("Campaigns live in a server.")
         store = self.bot.store
-        campaign = await store.create_campaign(guild_id, name.strip(), interaction.user.id)
+        campaign = await store.create_campaign(guild_id, name, interaction.user.id)
         await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
         await interaction.response.send_message(
-            f"Created **{campaign.name}** with you as its GM; this channel now plays it. "
+            f"Created **{inert(campaign.name)}** with you as its GM; this channel now plays it. "
             "Bind other channels with `/campaign use`."
         )
 
@@ -78,7 +79,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         store = self.bot.store
         campaign = await store.get_campaign(guild_id, name)
         campaign = await store.bind_channel(guild_id, channel_id, campaign.id, interaction.user.id)
-        await interaction.response.send_message(f"This channel now plays **{campaign.name}**.")
+        await interaction.response.send_message(
+            f"This channel now plays **{inert(campaign.name)}**."
+        )
 
     @app_commands.command(name="list", description="The campaigns in this server")
     @app_commands.guild_only()
@@ -86,7 +89,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         roller = await load_roller(self.bot, interaction)
         campaigns = await self.bot.store.list_campaigns(roller.guild_id)
         lines = [
-            f"**{c.name}**" + (" ← this channel" if c.id == roller.campaign.id else "")
+            f"**{inert(c.name)}**" + (" ← this channel" if c.id == roller.campaign.id else "")
             for c in campaigns
         ]
         embed = discord.Embed(
@@ -101,7 +104,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def info(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         campaign = roller.campaign
-        embed = discord.Embed(title=clip(campaign.name, EMBED_TITLE_MAX), colour=NEUTRAL)
+        embed = discord.Embed(title=clip(inert(campaign.name), EMBED_TITLE_MAX), colour=NEUTRAL)
         if campaign.is_default:
             embed.description = "This server's default campaign."
         embed.add_field(
@@ -144,7 +147,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         )
         where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
         await interaction.response.send_message(
-            f"**{campaign.name}**: NPC defences "
+            f"**{inert(campaign.name)}**: NPC defences "
             f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}.",
             ephemeral=True,
         )
@@ -158,7 +161,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is now a GM of **{campaign.name}**."
+            f"{user.mention} is now a GM of **{inert(campaign.name)}**."
         )
 
     @gm.command(name="remove", description="Remove a GM of this channel's campaign (GMs)")
@@ -166,11 +169,13 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     @app_commands.describe(user="The GM to remove")
     async def gm_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
         roller = await load_roller(self.bot, interaction)
+        if roller.campaign.is_gm(roller.user_id) and not roller.campaign.is_gm(user.id):
+            raise UserError(f"{user.mention} is not a GM of **{inert(roller.campaign.name)}**.")
         campaign = await self.bot.store.remove_gm(
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is no longer a GM of **{campaign.name}**."
+            f"{user.mention} is no longer a GM of **{inert(campaign.name)}**."
         )
 
     @app_commands.command(name="export", description="Export the campaign's sheets as JSON (GMs)")
@@ -178,12 +183,12 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def export(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         if not roller.campaign.is_gm(roller.user_id):
-            raise UserError(f"Only a GM of {roller.campaign.name} can export it.")
+            raise UserError(f"Only a GM of {inert(roller.campaign.name)} can export it.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.bot.store.export_campaign(roller.guild_id, roller.campaign.id)
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         await interaction.followup.send(
-            f"{roller.campaign.name}: import it anywhere with `/character import`.",
+            f"{inert(roller.campaign.name)}: import it anywhere with `/character import`.",
             file=discord.File(io.BytesIO(raw), filename="campaign.json"),
             ephemeral=True,
         )

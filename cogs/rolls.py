@@ -25,6 +25,7 @@ from cogs.utils.options import (
 )
 from cogs.utils.rolling import Roller, deliver, die_for, load_roller, record_for, stat_modifiers
 from cogs.utils.sheets import defence_modifiers
+from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import Defence, resolve_defence
@@ -251,7 +252,9 @@ class Rolls(commands.Cog):
         result = resolve_contest(active, passive)
         embed = contest_embed(roller.name, opposing.name, result)
         if label:
-            embed.title = clip(f"{label}: {roller.name} vs {opposing.name}", EMBED_TITLE_MAX)
+            embed.title = clip(
+                f"{inert(label)}: {inert(roller.name)} vs {inert(opposing.name)}", EMBED_TITLE_MAX
+            )
         record = record_for(
             interaction,
             roller,
