@@ -25,6 +25,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
 from cogs.utils.rolling import actor_of, load_roller
+from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models import Campaign
 
@@ -70,17 +71,18 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         store = self.bot.store
         actor = actor_of(interaction)
         playing = await store.campaign_for_channel(guild_id, channel_id, actor)
-        campaign = await store.create_campaign(guild_id, name.strip(), actor)
+        campaign = await store.create_campaign(guild_id, name, actor)
         if not playing.is_default:
             # Creating never takes a channel another campaign plays in.
             await interaction.response.send_message(
-                f"Created **{campaign.name}** with you as its GM. This channel keeps playing "
-                f"**{playing.name}**; play the new one in another channel with `/campaign use`."
+                f"Created **{inert(campaign.name)}** with you as its GM. This channel keeps "
+                f"playing **{inert(playing.name)}**; play the new one in another channel with "
+                "`/campaign use`."
             )
             return
         await store.bind_channel(guild_id, channel_id, campaign.id, actor)
         await interaction.response.send_message(
-            f"Created **{campaign.name}** with you as its GM; this channel now plays it. "
+            f"Created **{inert(campaign.name)}** with you as its GM; this channel now plays it. "
             "Bind other channels with `/campaign use`."
         )
 
@@ -97,7 +99,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         campaign = await store.bind_channel(
             guild_id, channel_id, campaign.id, actor_of(interaction)
         )
-        await interaction.response.send_message(f"This channel now plays **{campaign.name}**.")
+        await interaction.response.send_message(
+            f"This channel now plays **{inert(campaign.name)}**."
+        )
 
     @app_commands.command(name="list", description="The campaigns in this server")
     @app_commands.guild_only()
@@ -105,7 +109,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         roller = await load_roller(self.bot, interaction)
         campaigns = await self.bot.store.list_campaigns(roller.guild_id)
         lines = [
-            f"**{c.name}**" + (" ← this channel" if c.id == roller.campaign.id else "")
+            f"**{inert(c.name)}**" + (" ← this channel" if c.id == roller.campaign.id else "")
             for c in campaigns
         ]
         embed = discord.Embed(
@@ -120,7 +124,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def info(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         campaign = roller.campaign
-        embed = discord.Embed(title=clip(campaign.name, EMBED_TITLE_MAX), colour=NEUTRAL)
+        embed = discord.Embed(title=clip(inert(campaign.name), EMBED_TITLE_MAX), colour=NEUTRAL)
         if campaign.is_default:
             embed.description = "This server's default campaign."
         embed.add_field(
@@ -178,7 +182,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
         shown = "their dice and modifiers" if campaign.show_npc_modifiers else "their totals only"
         await interaction.response.send_message(
-            f"**{campaign.name}**: NPC defences "
+            f"**{inert(campaign.name)}**: NPC defences "
             f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}; "
             f"the table sees NPCs' {shown}.",
             ephemeral=True,
@@ -193,7 +197,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is now a GM of **{campaign.name}**."
+            f"{user.mention} is now a GM of **{inert(campaign.name)}**."
         )
 
     @gm.command(name="remove", description="Remove a GM of this channel's campaign (GMs)")
@@ -201,11 +205,16 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     @app_commands.describe(user="The GM to remove")
     async def gm_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
         roller = await load_roller(self.bot, interaction)
+        if roller.campaign.is_gm(roller.user_id) and not roller.campaign.is_gm(user.id):
+            raise UserError(
+                f"{user.mention} is not a GM of **{inert(roller.campaign.name)}** (everyone with "
+                "Manage Server always is, and cannot be removed)."
+            )
         campaign = await self.bot.store.remove_gm(
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is no longer a GM of **{campaign.name}**."
+            f"{user.mention} is no longer a GM of **{inert(campaign.name)}**."
         )
 
     @app_commands.command(name="export", description="Export the campaign's sheets as JSON (GMs)")
@@ -213,12 +222,12 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def export(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         if not roller.campaign.is_gm(roller.user_id):
-            raise UserError(f"Only a GM of {roller.campaign.name} can export it.")
+            raise UserError(f"Only a GM of {inert(roller.campaign.name)} can export it.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.bot.store.export_campaign(roller.guild_id, roller.campaign.id)
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         await interaction.followup.send(
-            f"{roller.campaign.name}: import it anywhere with `/character import`.",
+            f"{inert(roller.campaign.name)}: import it anywhere with `/character import`.",
             file=discord.File(io.BytesIO(raw), filename="campaign.json"),
             ephemeral=True,
         )

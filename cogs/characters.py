@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
+    CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
@@ -24,24 +25,24 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
-from cogs.utils.options import Base, Name
+from cogs.utils.options import Base, Name, Notes
 from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.text import inert
 from storage.errors import StorageError
-from storage.models import NOTES_MAX, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
+from storage.models import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
 from storage.transfer import MAX_IMPORT_BYTES
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
-Notes = app_commands.Range[str, 0, NOTES_MAX]
 
 
 def _table(values: dict[str, int]) -> str:
     if not values:
         return "none"
     lines = [
-        f"{name} **{value}**"
+        f"{inert(name)} **{value}**"
         for name, value in sorted(values.items(), key=lambda i: i[0].casefold())
     ]
     text = ", ".join(lines)
@@ -51,14 +52,17 @@ def _table(values: dict[str, int]) -> str:
 def _weapons(weapons: tuple[Weapon, ...]) -> str:
     if not weapons:
         return "none"
-    lines = [f"**{w.name}**: base {w.base}, {w.attribute} + {w.skill}" for w in weapons]
+    lines = [
+        f"**{inert(w.name)}**: base {w.base}, {inert(w.attribute)} + {inert(w.skill)}"
+        for w in weapons
+    ]
     return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
 
 
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     kind = "NPC" if character.is_npc else f"player character of <@{character.owner_id}>"
     embed = discord.Embed(
-        title=clip(character.name + (" (active)" if active else ""), EMBED_TITLE_MAX),
+        title=clip(inert(character.name) + (" (active)" if active else ""), EMBED_TITLE_MAX),
         description=kind,
         colour=NEUTRAL,
     )
@@ -68,7 +72,7 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     embed.add_field(name="Shield", value="yes (can block)" if character.shield else "no")
     if character.notes:
         embed.add_field(
-            name="Notes", value=clip(character.notes, EMBED_FIELD_VALUE_MAX), inline=False
+            name="Notes", value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX), inline=False
         )
     return embed
 
@@ -107,13 +111,14 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.guild_id,
             roller.campaign.id,
             roller.user_id,
-            name.strip(),
+            name,
             is_npc=npc,
             shield=shield,
             notes=notes,
         )
         await interaction.response.send_message(
-            f"Created {'NPC ' if npc else ''}**{character.name}** in {roller.campaign.name}. "
+            f"Created {'NPC ' if npc else ''}**{inert(character.name)}** in "
+            f"{inert(roller.campaign.name)}. "
             f"Add stats with `/character set`, weapons with `/character weapon`.",
             embed=sheet_embed(character),
         )
@@ -127,7 +132,7 @@ class Characters(commands.GroupCog, group_name="character"):
         character = await self._target(roller, name)
         active = roller.character is not None and roller.character.id == character.id
         if character.is_npc and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(f"{character.name} is an NPC; only the GMs see NPC sheets.")
+            raise UserError(f"{inert(character.name)} is an NPC; only the GMs see NPC sheets.")
         await interaction.response.send_message(
             embed=sheet_embed(character, active), ephemeral=character.is_npc
         )
@@ -152,14 +157,15 @@ class Characters(commands.GroupCog, group_name="character"):
             limit=100,
         )
         lines = [
-            f"**{c.name}**"
+            f"**{inert(c.name)}**"
             + (f" (<@{c.owner_id}>)" if not c.is_npc else "")
             + (" ← active" if roller.character and roller.character.id == c.id else "")
             for c in found
         ]
         embed = discord.Embed(
             title=clip(
-                f"{'NPCs' if npcs else 'Characters'} in {roller.campaign.name}", EMBED_TITLE_MAX
+                f"{'NPCs' if npcs else 'Characters'} in {inert(roller.campaign.name)}",
+                EMBED_TITLE_MAX,
             ),
             description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
             if lines
@@ -200,7 +206,7 @@ class Characters(commands.GroupCog, group_name="character"):
             raise UserError("Set one stat at a time: attribute or skill.")
         stat = attribute or skill
         if stat and value is None:
-            raise UserError(f"Give the value for {stat}.")
+            raise UserError(f"Give the value for {inert(stat)}.")
         if value is not None and not stat:
             raise UserError("Name the attribute or skill that value is for.")
         if not stat and shield is None and notes is None and not rename:
@@ -210,10 +216,8 @@ class Characters(commands.GroupCog, group_name="character"):
         changed: list[str] = []
         if stat:
             kind = "attribute" if attribute else "skill"
-            character = await store.set_stat(
-                gid, cid, uid, character.name, kind, stat.strip(), value
-            )
-            changed.append(f"{stat.strip()} {value}")
+            character = await store.set_stat(gid, cid, uid, character.name, kind, stat, value)
+            changed.append(f"{inert(stat)} {value}")
         if shield is not None or notes is not None or rename:
             character = await store.update_character(
                 gid,
@@ -222,19 +226,19 @@ class Characters(commands.GroupCog, group_name="character"):
                 character.name,
                 shield=shield,
                 notes=notes,
-                new_name=rename.strip() if rename else None,
+                new_name=rename or None,
             )
             changed += [
                 label
                 for label, given in (
                     ("shield", shield is not None),
                     ("notes", notes is not None),
-                    (f"name {rename}", bool(rename)),
+                    (f"name {inert(rename or '')}", bool(rename)),
                 )
                 if given
             ]
         await interaction.response.send_message(
-            f"Updated {character.name}: {', '.join(changed)}.",
+            f"Updated {inert(character.name)}: {', '.join(changed)}.",
             embed=sheet_embed(character),
             ephemeral=character.is_npc,
         )
@@ -267,10 +271,11 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.campaign.id,
             roller.user_id,
             character.name,
-            Weapon(weapon.strip(), base, attribute.strip(), skill.strip()),
+            Weapon(weapon, base, attribute, skill),
         )
         await interaction.response.send_message(
-            f"{character.name} wields **{weapon.strip()}** (base {base}, {attribute} + {skill}).",
+            f"{inert(character.name)} wields **{inert(weapon)}** "
+            f"(base {base}, {inert(attribute)} + {inert(skill)}).",
             ephemeral=character.is_npc,
         )
 
@@ -308,7 +313,8 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.guild_id, roller.campaign.id, roller.user_id, character.name, kind, stat
         )
         await interaction.response.send_message(
-            f"Removed {kind} {stat} from {character.name}.", ephemeral=character.is_npc
+            f"Removed {kind} {inert(stat)} from {inert(character.name)}.",
+            ephemeral=character.is_npc,
         )
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
@@ -327,12 +333,12 @@ class Characters(commands.GroupCog, group_name="character"):
                     roller.guild_id, roller.campaign.id, roller.user_id, character.name
                 )
             except StorageError as error:  # the question is settled either way: say how
-                return str(error)
-            return f"Deleted {character.name}."
+                return inert(str(error))  # a storage message is plain text
+            return f"Deleted {inert(character.name)}."
 
         await interaction.response.send_message(
-            f"Delete **{character.name}** and its sheet for good? Its logged rolls stay in the "
-            "history. Export it first if you may want it back.",
+            f"Delete **{inert(character.name)}** and its sheet for good? Its logged rolls stay in "
+            "the history. Export it first if you may want it back.",
             view=Confirm(self.bot, roller.user_id, interaction, delete),
             ephemeral=True,
         )
@@ -347,7 +353,8 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.guild_id, roller.campaign.id, roller.user_id, name
         )
         await interaction.response.send_message(
-            f"You now roll as **{character.name}** in {roller.campaign.name}.", ephemeral=True
+            f"You now roll as **{inert(character.name)}** in {inert(roller.campaign.name)}.",
+            ephemeral=True,
         )
 
     @app_commands.command(name="export", description="Export a character sheet as a JSON file")
@@ -365,7 +372,7 @@ class Characters(commands.GroupCog, group_name="character"):
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         filename = "".join(ch if ch.isalnum() else "-" for ch in character.name)[:40] or "character"
         await interaction.response.send_message(
-            f"{character.name}, ready for `/character import` in any server.",
+            f"{inert(character.name)}, ready for `/character import` in any server.",
             file=discord.File(io.BytesIO(raw), filename=f"{filename}.json"),
             ephemeral=True,
         )
@@ -381,7 +388,7 @@ class Characters(commands.GroupCog, group_name="character"):
     ) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise UserError(
-                f"{file.filename} is {file.size:,} bytes; an import takes at most 1 MiB."
+                f"{inert(file.filename)} is {file.size:,} bytes; an import takes at most 1 MiB."
             )
         roller = await load_roller(self.bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -392,10 +399,14 @@ class Characters(commands.GroupCog, group_name="character"):
         imported = await self.bot.store.import_data(
             roller.guild_id, roller.campaign.id, roller.user_id, raw, replace=replace
         )
-        names = ", ".join(c.name for c in imported[:20])
+        names = ", ".join(inert(c.name) for c in imported[:20])
         more = f" and {len(imported) - 20} more" if len(imported) > 20 else ""
         await interaction.followup.send(
-            f"Imported {len(imported)} character(s) into {roller.campaign.name}: {names}{more}.",
+            clip(
+                f"Imported {len(imported)} character(s) into {inert(roller.campaign.name)}: "
+                f"{names}{more}.",
+                CONTENT_MAX,
+            ),
             ephemeral=True,
         )
 

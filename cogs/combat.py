@@ -42,6 +42,7 @@ from cogs.utils.rolling import (
     record_for,
 )
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
+from cogs.utils.text import inert, quoted
 from storage.models import Character, PendingAction, PendingAttack, RollState, StoredRoll
 from wire import limits, text
 from wire.check import Modifier, Roll, stat_line
@@ -78,14 +79,15 @@ def roll_of(stored: StoredRoll) -> Roll:
 def waiting_embed(payload: PendingAttack, expires: int) -> discord.Embed:
     """The attack as posted while it waits for the target's defence."""
     attack = roll_of(payload.attack)
+    attacker, target = inert(payload.attacker), inert(payload.target)
     embed = discord.Embed(
         title=clip(
-            f"{payload.attacker}: Attack with {payload.weapon} on {payload.target}",
+            f"{attacker}: Attack with {inert(payload.weapon)} on {target}",
             EMBED_TITLE_MAX,
         ),
         description=(
-            f"**{payload.target}, choose a defence!** Attack total **{attack.total}**, "
-            f"{payload.base} base damage.\nOnly {payload.target}'s player or a GM can "
+            f"**{target}, choose a defence!** Attack total **{attack.total}**, "
+            f"{payload.base} base damage.\nOnly {target}'s player or a GM can "
             f"choose. Expires <t:{expires}:R>."
         ),
         colour=NEUTRAL,
@@ -198,7 +200,7 @@ class Combat(commands.Cog):
             arms = sheet.weapon(weapon)
             if arms is None:
                 raise UserError(
-                    f"{sheet.name} has no weapon {weapon!r}. "
+                    f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
                     "Add it with /character weapon, or see /character show."
                 )
             mods = weapon_modifiers(sheet, arms)
@@ -231,7 +233,9 @@ class Combat(commands.Cog):
             )
         else:
             if chosen is not None:
-                raise UserError(f"{defender.name}'s player chooses the defence with the buttons.")
+                raise UserError(
+                    f"{inert(defender.name)}'s player chooses the defence with the buttons."
+                )
             if private:
                 raise UserError(
                     "An attack on a player character is public, so its player can defend. "
@@ -376,7 +380,9 @@ class Combat(commands.Cog):
         campaign = await store.get_campaign_by_id(interaction.guild_id, pending.campaign_id)
         presser = actor_of(interaction)
         if presser != payload.target_owner and not campaign.is_gm(presser):
-            raise UserError(f"Only {payload.target}'s player or a GM can choose this defence.")
+            raise UserError(
+                f"Only {inert(payload.target)}'s player or a GM can choose this defence."
+            )
         if self.bot.now() >= pending.expires_at:
             if await store.settle_pending(interaction.guild_id, pending_id, RollState.EXPIRED):
                 await interaction.response.edit_message(embed=expired_embed(payload), view=None)
@@ -463,7 +469,10 @@ class Combat(commands.Cog):
 def expired_embed(payload: PendingAttack) -> discord.Embed:
     attack = roll_of(payload.attack)
     embed = discord.Embed(
-        title=clip(f"{payload.attacker}: Attack on {payload.target} (expired)", EMBED_TITLE_MAX),
+        title=clip(
+            f"{inert(payload.attacker)}: Attack on {inert(payload.target)} (expired)",
+            EMBED_TITLE_MAX,
+        ),
         description=(
             f"No defence was chosen in time. To settle it by hand: "
             f"`/defend vs:{attack.total} base:{payload.base}`"

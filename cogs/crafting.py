@@ -18,6 +18,7 @@ from cogs.utils.embeds import NEUTRAL, craft_embed
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
 from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_modifiers
+from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
 
@@ -62,8 +63,8 @@ class Crafting(commands.GroupCog, group_name="craft"):
             roller.character.id if roller.character else None,
         )
         await interaction.response.send_message(
-            f"{roller.name} starts crafting **{project.item}** at quality {project.quality}. "
-            f"Roll with `/craft roll item:{project.item} vs:<TN>`."
+            f"{inert(roller.name)} starts crafting **{inert(project.item)}** at quality "
+            f"{project.quality}. Roll with {code(f'/craft roll item:{project.item} vs:<TN>')}."
         )
 
     @app_commands.command(
@@ -133,7 +134,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
             )
         except Conflict as error:
             raise UserError(
-                f"Another roll on {project.item} landed first, so this one was not applied. "
+                f"Another roll on {inert(project.item)} landed first, so this one was not applied. "
                 "Roll again."
             ) from error
         embed = craft_embed(roller.name, project.item, result)
@@ -159,11 +160,11 @@ class Crafting(commands.GroupCog, group_name="craft"):
         if not projects:
             raise UserError("You have no crafting projects here. Start one with /craft start.")
         embed = discord.Embed(
-            title=clip(f"{roller.name}: crafting", EMBED_TITLE_MAX), colour=NEUTRAL
+            title=clip(f"{inert(roller.name)}: crafting", EMBED_TITLE_MAX), colour=NEUTRAL
         )
         for project in projects[:EMBED_MAX_FIELDS]:
             embed.add_field(
-                name=clip(project.item, EMBED_FIELD_NAME_MAX),
+                name=clip(inert(project.item), EMBED_FIELD_NAME_MAX),
                 value=f"Quality **{project.quality}** after {project.rolls} roll(s)",
                 inline=False,
             )
@@ -181,8 +182,8 @@ class Crafting(commands.GroupCog, group_name="craft"):
             roller.guild_id, roller.campaign.id, roller.user_id, item
         )
         await interaction.response.send_message(
-            f"{roller.name} finishes **{project.item}** at quality **{project.quality}** "
-            f"after {project.rolls} roll(s)."
+            f"{inert(roller.name)} finishes **{inert(project.item)}** at quality "
+            f"**{project.quality}** after {project.rolls} roll(s)."
         )
 
 

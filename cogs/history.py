@@ -15,6 +15,7 @@ from discord.ext import commands
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import load_roller
+from cogs.utils.text import inert
 from storage.models import RollRecord, RollState
 
 UNSETTLED = {
@@ -29,12 +30,12 @@ if TYPE_CHECKING:
 
 def history_line(record: RollRecord) -> str:
     """One roll in one line: who, what, total against what, degrees and damage."""
-    who = record.character_name or f"<@{record.user_id}>"
+    who = inert(record.character_name) if record.character_name else f"<@{record.user_id}>"
     when = f"<t:{int(record.created_at.timestamp())}:R>" if record.created_at else ""
     what = record.kind
     if record.state is not RollState.RESOLVED:
         # An attack on a player character: its defence roll (its own line) has the damage.
-        target = record.inputs.get("target", "a player character")
+        target = inert(str(record.inputs.get("target", "a player character")))
         return (
             f"{when} **{who}** attack on {target}: total {record.total}, {UNSETTLED[record.state]}"
         )
@@ -75,9 +76,9 @@ class History(commands.Cog):
             limit=count,
             include_hidden=is_gm,
         )
-        title = f"Recent rolls in {roller.campaign.name}"
+        title = f"Recent rolls in {inert(roller.campaign.name)}"
         if user:
-            title += f" by {user.display_name}"
+            title += f" by {inert(user.display_name)}"
         embed = discord.Embed(title=clip(title, EMBED_TITLE_MAX), colour=NEUTRAL)
         if not records:
             embed.description = "No rolls yet."

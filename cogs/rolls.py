@@ -33,6 +33,7 @@ from cogs.utils.rolling import (
     stat_modifiers,
 )
 from cogs.utils.sheets import defence_modifiers
+from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import Defence, resolve_defence
@@ -271,7 +272,9 @@ class Rolls(commands.Cog):
             passive_secret=npc_secret(roller.campaign, opposing.character, hidden=private),
         )
         if label:
-            embed.title = clip(f"{label}: {roller.name} vs {opposing.name}", EMBED_TITLE_MAX)
+            embed.title = clip(
+                f"{inert(label)}: {inert(roller.name)} vs {inert(opposing.name)}", EMBED_TITLE_MAX
+            )
         record = record_for(
             interaction,
             roller,

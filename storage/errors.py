@@ -50,3 +50,22 @@ class Conflict(StorageError):
 
 class Busy(StorageError):
     """The database stayed locked by another process past the busy timeout."""
+
+
+class GmOnly(PermissionDenied):
+    """A GMs-only action. It knows who the GMs are, so every such refusal names them and says
+    how to get the role; the bot shows the campaign's name inert and the GMs as mentions."""
+
+    def __init__(self, campaign_name: str, gm_ids: tuple[int, ...], action: str) -> None:
+        self.campaign_name, self.gm_ids, self.action = campaign_name, gm_ids, action
+        super().__init__(self.render(campaign_name))
+
+    def render(self, shown_name: str) -> str:
+        listed = ", ".join(f"<@{gm}>" for gm in self.gm_ids[:10])
+        if len(self.gm_ids) > 10:
+            listed += f" and {len(self.gm_ids) - 10} more"
+        who = f"{listed} and" if listed else "no one yet but"
+        return (
+            f"Only a GM of {shown_name} can {self.action}. Its GMs are {who} everyone with "
+            "Manage Server; a GM makes others GMs with `/campaign gm add`."
+        )

@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from storage.errors import InvalidValue, PermissionDenied
+from storage.errors import GmOnly, InvalidValue
 from wire import limits
 
 NAME_MAX = 64
@@ -82,19 +82,9 @@ class Campaign:
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
 
-    def gm_names(self) -> str:
-        """Who the GMs are, as a sentence part naming each (mentions render as names)."""
-        listed = ", ".join(f"<@{gm}>" for gm in self.gm_ids[:10])
-        if len(self.gm_ids) > 10:
-            listed += f" and {len(self.gm_ids) - 10} more"
-        return f"{listed} and" if listed else "no one yet but"
-
-    def gm_only(self, action: str) -> PermissionDenied:
+    def gm_only(self, action: str) -> GmOnly:
         """The error for a GMs-only action: it names the GMs and how to get the role."""
-        return PermissionDenied(
-            f"Only a GM of {self.name} can {action}. Its GMs are {self.gm_names()} everyone "
-            "with Manage Server; a GM makes others GMs with `/campaign gm add`."
-        )
+        return GmOnly(self.name, self.gm_ids, action)
 
 
 @dataclass(frozen=True, slots=True)

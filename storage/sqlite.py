@@ -89,12 +89,13 @@ from storage.transfer import campaign_document, character_document, parse_import
 from storage.validation import (
     STAT_COUNTS,
     check_kind,
-    check_notes,
     check_quality,
     check_stat,
     clean_name,
+    clean_notes,
     clean_stats,
     clean_weapon,
+    normal_text,
 )
 
 log = logging.getLogger("wire.storage")
@@ -125,7 +126,7 @@ def _no_character(name: str) -> NotFound:
 
 def _key(name: object) -> str:
     """The case-insensitive look-up key of a name as a user typed it."""
-    return name.strip().casefold() if isinstance(name, str) else ""
+    return normal_text(name).casefold() if isinstance(name, str) else ""
 
 
 class _Access(NamedTuple):
@@ -501,7 +502,7 @@ class SqliteStore(Store):
             campaign = await self._require_gm(db, guild_id, campaign_id, actor_id, "remove GMs")
             if user_id not in campaign.gm_ids:
                 raise NotFound(
-                    f"<@{user_id}> is not a GM of {campaign.name} (the server's managers always "
+                    f"That user is not a GM of {campaign.name} (the server's managers always "
                     "are, and cannot be removed)."
                 )
             await db.execute(
@@ -616,7 +617,7 @@ class SqliteStore(Store):
         name = clean_name(name, "character")
         attributes = clean_stats("attribute", attributes)
         skills = clean_stats("skill", skills)
-        check_notes(notes)
+        notes = clean_notes(notes)
         async with self._write() as db:
             campaign = await self._campaign_by_id(db, guild_id, campaign_id)
             if is_npc:
@@ -802,7 +803,7 @@ class SqliteStore(Store):
         owner_id: int | None = None,
     ) -> Character:
         if notes is not None:
-            check_notes(notes)
+            notes = clean_notes(notes)
         if new_name is not None:
             new_name = clean_name(new_name, "character")
         async with self._write() as db:

@@ -26,7 +26,7 @@ A campaign export::
 where CHARACTER is::
 
     {
-      "name": "Ash",                          required; 1-64 characters, one line
+      "name": "Ash",                          required; 1-64 characters, one line (*)
       "is_npc": false,                        optional, default false
       "attributes": {"Strength": 3},          optional; at most 20; values -10..30
       "skills": {"Parry": 4},                 optional; at most 60; values 0..10
@@ -34,8 +34,11 @@ where CHARACTER is::
         {"name": "Sabre", "base": 4, "attribute": "Strength", "skill": "Melee weapons"}
       ],                                      base 0..50; all four fields required
       "shield": false,                        optional, default false
-      "notes": ""                             optional; at most 1000 characters
+      "notes": ""                             optional; at most 1000 characters (*)
     }
+
+(*) Text is stored NFC-normalised and without surrounding spaces; control and format characters
+(invisible or direction-changing ones) are refused, but for line breaks in notes.
 
 `exported_at` and the whole `campaign` object (and each of its fields) are optional. Names are
 unique case-insensitively (characters within the file, stats and weapons within a character).
@@ -50,6 +53,7 @@ a converter from the old one.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -68,6 +72,7 @@ from storage.validation import (
     STAT_RANGES,
     int_problem,
     name_problem,
+    normal_text,
     notes_problem,
     type_name,
 )
@@ -283,7 +288,7 @@ class _Checker:
                 if problem:
                     self.problem("campaign.name", problem)
                 else:
-                    name = settings["name"].strip()
+                    name = normal_text(settings["name"])
             if "npc_take10" in settings:
                 npc_take10 = self.boolean(settings["npc_take10"], "campaign.npc_take10")
         if "characters" not in document:
@@ -303,12 +308,12 @@ class _Checker:
             path = f"characters[{index}]"
             sheet = self.character(entry, path)
             entry_name = entry.get("name") if isinstance(entry, dict) else None
-            if isinstance(entry_name, str) and entry_name.strip():
-                key = entry_name.strip().casefold()
+            if isinstance(entry_name, str) and normal_text(entry_name):
+                key = normal_text(entry_name).casefold()
                 if key in first_path:
                     self.problem(
                         f"{path}.name",
-                        f"{entry_name.strip()!r} is already used by {first_path[key]} "
+                        f"{normal_text(entry_name)!r} is already used by {first_path[key]} "
                         "(names are case-insensitive)",
                     )
                 else:
@@ -336,7 +341,7 @@ class _Checker:
             if problem:
                 self.problem(f"{path}.name", problem)
             else:
-                name = data["name"].strip()
+                name = normal_text(data["name"])
         is_npc = self.boolean(data.get("is_npc", False), f"{path}.is_npc")
         shield = self.boolean(data.get("shield", False), f"{path}.shield")
         notes = data.get("notes", "")
@@ -349,7 +354,7 @@ class _Checker:
         if len(self.problems) > before:
             return None
         return Character(
-            name, bool(is_npc), attributes, skills, tuple(weapons), bool(shield), notes
+            name, bool(is_npc), attributes, skills, tuple(weapons), bool(shield), normal_text(notes)
         )
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
@@ -369,7 +374,7 @@ class _Checker:
             if problem:
                 self.problem(entry, problem)
                 continue
-            stat = raw_name.strip()
+            stat = normal_text(raw_name)
             if stat.casefold() in seen:
                 self.problem(
                     entry, f"same name as {seen[stat.casefold()]!r} (names are case-insensitive)"
@@ -406,7 +411,7 @@ class _Checker:
                 if problem:
                     self.problem(f"{entry_path}.{key}", problem)
                 else:
-                    texts[key] = data[key].strip()
+                    texts[key] = normal_text(data[key])
             if "base" not in data:
                 self.problem(f"{entry_path}.base", "missing")
             else:
@@ -431,8 +436,16 @@ class _Checker:
 
 
 def _show(key: str) -> str:
-    """A key as it appears in a problem's path: long ones are cut so the message stays short."""
-    return key if len(key) <= 40 else key[:37] + "..."
+    """A key as it appears in a problem's path: long ones are cut so the message stays short,
+    and invisible or control characters are written as escapes (\\u200b), so the message shows
+    where they are and a direction override (U+202E) cannot turn the rest of it around."""
+    cut = key if len(key) <= 40 else key[:37] + "..."
+    return "".join(
+        ch.encode("unicode_escape").decode()
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+        else ch
+        for ch in cut
+    )
 
 
 def _show_value(value: Any) -> str:

@@ -8,6 +8,7 @@ store call turns the first one into an InvalidValue with a fix attached.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 from storage.errors import InvalidValue
 from storage.models import (
@@ -50,18 +51,80 @@ def type_name(value: object) -> str:
     return type(value).__name__
 
 
+@dataclass(frozen=True, slots=True)
+class TextProblem:
+    """Why some text cannot be stored: what is wrong ("is empty") and how to fix it.
+
+    One wording for every place that checks text: a slash-command option as it arrives, a store
+    call and an import all say the same thing about the same text.
+    """
+
+    what: str
+    fix: str
+
+    def __str__(self) -> str:
+        return self.what
+
+
+def codepoint(ch: str) -> str:
+    """How a character is named in a message: U+202E."""
+    return f"U+{ord(ch):04X}"
+
+
+def normal_text(value: str) -> str:
+    """Text as it is stored: NFC-normalised, without surrounding whitespace, "\r\n" as "\n".
+
+    NFC makes "é" typed as one character and as e + accent the same name.
+    """
+    return unicodedata.normalize("NFC", value).replace("\r\n", "\n").strip()
+
+
+def text_problem(
+    value: str, limit: int, *, multiline: bool = False, empty_ok: bool = False
+) -> TextProblem | None:
+    """Why `value` cannot be stored as text of at most `limit` characters, or None.
+
+    Checked on the normalised text (see `normal_text`). Refused: empty text (unless `empty_ok`:
+    then only the empty string passes, not blanks), text only of whitespace, text over the limit,
+    and any control or format character: the invisible ones (zero-width spaces and joiners) and
+    the direction-changing ones (U+202E) that make text read differently than it is stored, line
+    and paragraph separators, and line breaks unless `multiline` (then a plain "\n" is fine).
+    """
+    text = normal_text(value)
+    if not text:
+        if not value:
+            return None if empty_ok else TextProblem("is empty", "Type at least one character.")
+        return TextProblem("is only spaces", "Type some visible text.")
+    if len(text) > limit:
+        return TextProblem(
+            f"is {len(text)} characters long, the limit is {limit}",
+            f"Shorten it to at most {limit} characters.",
+        )
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category == "Cf":
+            return TextProblem(
+                f"contains an invisible or direction-changing character ({codepoint(ch)})",
+                "Type it again without it.",
+            )
+        if category == "Cs":
+            return TextProblem(
+                f"contains an invalid character ({codepoint(ch)})", "Type it again without it."
+            )
+        if category in ("Cc", "Zl", "Zp") and not (multiline and ch == "\n"):
+            return TextProblem(
+                f"contains a line break or another control character ({codepoint(ch)})",
+                "Type it again without it." if multiline else "Type it on one line without it.",
+            )
+    return None
+
+
 def name_problem(value: object) -> str | None:
     """Why `value` cannot be a name, or None. Leading and trailing spaces do not count."""
     if not isinstance(value, str):
         return f"expected text, got {type_name(value)}"
-    name = value.strip()
-    if not name:
-        return "the name is empty"
-    if len(name) > NAME_MAX:
-        return f"the name is {len(name)} characters long, the limit is {NAME_MAX}"
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
-        return "the name contains a line break or another control character"
-    return None
+    problem = text_problem(value, NAME_MAX)
+    return f"the name {problem}" if problem else None
 
 
 def int_problem(value: object, low: int, high: int) -> str | None:
@@ -76,24 +139,24 @@ def int_problem(value: object, low: int, high: int) -> str | None:
 
 
 def notes_problem(value: object) -> str | None:
+    """Why `value` cannot be a character's notes, or None. Empty notes are no notes."""
     if not isinstance(value, str):
         return f"expected text, got {type_name(value)}"
-    if len(value) > NOTES_MAX:
-        return f"{len(value)} characters is over the limit of {NOTES_MAX}"
-    return None
+    problem = text_problem(value, NOTES_MAX, multiline=True, empty_ok=True)
+    return str(problem) if problem else None
 
 
 # ---- raising forms for single store calls ---------------------------------------------------
 
 
 def clean_name(value: object, what: str) -> str:
-    """The name stripped of surrounding spaces, or InvalidValue saying what is wrong."""
-    problem = name_problem(value)
+    """The name as stored (see `normal_text`), or InvalidValue saying what is wrong."""
+    if not isinstance(value, str):
+        raise InvalidValue(f"The {what} name is not usable: expected text, got {type_name(value)}.")
+    problem = text_problem(value, NAME_MAX)
     if problem:
-        raise InvalidValue(
-            f"The {what} name is not usable: {problem}. Use 1 to {NAME_MAX} characters on one line."
-        )
-    return value.strip()  # type: ignore[union-attr]
+        raise InvalidValue(f"The {what} name is not usable: the name {problem}. {problem.fix}")
+    return normal_text(value)
 
 
 def check_kind(kind: str, *, weapon_ok: bool = False) -> str:
@@ -118,10 +181,14 @@ def check_quality(value: int) -> None:
         )
 
 
-def check_notes(value: str) -> None:
-    problem = notes_problem(value)
+def clean_notes(value: object) -> str:
+    """The notes as stored (see `normal_text`), or InvalidValue saying what is wrong."""
+    if not isinstance(value, str):
+        raise InvalidValue(f"Notes: expected text, got {type_name(value)}.")
+    problem = text_problem(value, NOTES_MAX, multiline=True, empty_ok=True)
     if problem:
-        raise InvalidValue(f"Notes: {problem}. Shorten them.")
+        raise InvalidValue(f"Notes: {problem}. {problem.fix}")
+    return normal_text(value)
 
 
 def clean_weapon(weapon: Weapon) -> Weapon:

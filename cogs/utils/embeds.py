@@ -4,6 +4,10 @@ One embed per roll: green for a success or hit, red for a failure; who rolled; t
 was obtained; each modifier; the total against the target; the degrees (with "capped from N");
 the damage worked out for combat; and the odds before the roll. Everything here is presentation:
 the numbers all come from the result objects.
+
+The names here (who rolled, labels, weapons, opponents, the sheet's stat names in the modifiers)
+are what users typed: each builder takes them as typed and shows them through `inert`, so callers
+pass raw text. Footers show no markdown, so names go in there as they are.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from cogs.utils.discord_limits import (
     EMBED_TITLE_MAX,
     clip,
 )
+from cogs.utils.text import inert
 from wire import text
-from wire.check import CheckResult, Roll
+from wire.check import CheckResult, Modifier, Roll
 from wire.combat import CombatResult
 from wire.contest import ContestResult
 from wire.crafting import CraftResult
@@ -37,7 +42,15 @@ def die_field(roll: Roll) -> str:
 def modifiers_field(roll: Roll) -> str:
     if not roll.modifiers:
         return "none"
-    return clip(", ".join(f"{m.label} {m.value:+d}" for m in roll.modifiers), EMBED_FIELD_VALUE_MAX)
+    return clip(
+        ", ".join(f"{inert(m.label)} {m.value:+d}" for m in roll.modifiers), EMBED_FIELD_VALUE_MAX
+    )
+
+
+def roll_field(roll: Roll) -> str:
+    """The rules core's roll line ("d20 15 + 3 Strength = 18") with its labels shown inert."""
+    shown = Roll(roll.die, tuple(Modifier(inert(m.label), m.value) for m in roll.modifiers))
+    return clip(text.roll_text(shown), EMBED_FIELD_VALUE_MAX)
 
 
 def winner_degrees(degrees: Degrees) -> str:
@@ -58,7 +71,7 @@ def _roll_fields(
 
 def side_text(roll: Roll, secret: bool) -> str:
     """One side of an opposed roll: every part of it, or an NPC's total only."""
-    return f"**{roll.total}**" if secret else text.roll_text(roll)
+    return f"**{roll.total}**" if secret else roll_field(roll)
 
 
 def check_embed(
@@ -66,7 +79,7 @@ def check_embed(
 ) -> discord.Embed:
     outcome = "Success" if result.success else "Failure"
     embed = discord.Embed(
-        title=clip(f"{who}: {label}", EMBED_TITLE_MAX),
+        title=clip(f"{inert(who)}: {inert(label)}", EMBED_TITLE_MAX),
         description=f"**{outcome}: {text.degrees_text(result.degrees)}**",
         colour=SUCCESS if result.success else FAILURE,
     )
@@ -99,11 +112,11 @@ def combat_embed(
     action = "Attack" if attacking else "Defence"
     if result.defence is not None and not attacking:
         action = result.defence.value.capitalize()
-    title = f"{who}: {action}"
+    title = f"{inert(who)}: {action}"
     if weapon:
-        title += f" with {weapon}"
+        title += f" with {inert(weapon)}"
     if opponent:
-        title += f" {'on' if attacking else 'against'} {opponent}"
+        title += f" {'on' if attacking else 'against'} {inert(opponent)}"
     embed = discord.Embed(
         title=clip(title, EMBED_TITLE_MAX),
         description=f"**{combat_outcome(result)}**\n**{text.damage_text(result)}**",
@@ -114,8 +127,8 @@ def combat_embed(
     if result.opponent is not None:
         label = result.defence.value.capitalize() if result.defence and attacking else theirs
         embed.add_field(
-            name=clip(f"{opponent or 'Opponent'}: {label}", EMBED_FIELD_NAME_MAX),
-            value=clip(side_text(result.opponent, opponent_secret), EMBED_FIELD_VALUE_MAX),
+            name=clip(f"{inert(opponent or 'Opponent')}: {label}", EMBED_FIELD_NAME_MAX),
+            value=side_text(result.opponent, opponent_secret),
             inline=False,
         )
     if not (secret or opponent_secret):  # the odds would tell the NPC's modifiers
@@ -134,18 +147,18 @@ def contest_embed(
 ) -> discord.Embed:
     winner, loser = (active, passive) if result.active_won else (passive, active)
     embed = discord.Embed(
-        title=clip(f"Contest: {active} vs {passive}", EMBED_TITLE_MAX),
-        description=f"**{clip(winner, 100)} wins with {winner_degrees(result.degrees)}** "
-        f"({clip(loser, 100)}: {result.degrees.capped} DoF)",
+        title=clip(f"Contest: {inert(active)} vs {inert(passive)}", EMBED_TITLE_MAX),
+        description=f"**{clip(inert(winner), 100)} wins with {winner_degrees(result.degrees)}** "
+        f"({clip(inert(loser), 100)}: {result.degrees.capped} DoF)",
         colour=SUCCESS if result.active_won else FAILURE,
     )
     embed.add_field(
-        name=clip(active, EMBED_FIELD_NAME_MAX),
-        value=clip(side_text(result.active, active_secret), EMBED_FIELD_VALUE_MAX),
+        name=clip(inert(active), EMBED_FIELD_NAME_MAX),
+        value=side_text(result.active, active_secret),
     )
     embed.add_field(
-        name=clip(passive, EMBED_FIELD_NAME_MAX),
-        value=clip(side_text(result.passive, passive_secret), EMBED_FIELD_VALUE_MAX),
+        name=clip(inert(passive), EMBED_FIELD_NAME_MAX),
+        value=side_text(result.passive, passive_secret),
     )
     if not (active_secret or passive_secret):  # the odds would tell the NPC's modifiers
         embed.set_footer(
@@ -169,4 +182,4 @@ def craft_embed(who: str, item: str, result: CraftResult) -> discord.Embed:
 
 def hidden_notice(who: str, what: str) -> str:
     """The public line the channel sees for a hidden roll."""
-    return f"🎲 {who} made a hidden {what}. The GMs have the result."
+    return f"🎲 {inert(who)} made a hidden {what}. The GMs have the result."

@@ -1,16 +1,75 @@
-"""Option types for slash commands, with the rules core's ranges as Discord min/max.
+"""Option types for slash commands: the rules core's ranges as Discord min/max, and free text.
 
-Discord's client refuses out-of-range numbers before they are sent; discord.py does not check what
-arrives, so the commands check the same ranges again through `wire.limits`.
+Discord's client refuses out-of-range numbers and over-long text before they are sent; discord.py
+checks neither on arrival, so the commands check the same ranges again through `wire.limits`, and
+every free-text option (`Name`, `Notes`) is checked by `FreeText` before the command runs.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
 
-from storage.models import NAME_MAX
+from cogs.utils.errors import UserError
+from storage.models import NAME_MAX, NOTES_MAX
+from storage.validation import normal_text, text_problem
 from wire import limits
 from wire.combat import Defence
+
+
+class TextRejected(UserError, app_commands.AppCommandError):
+    """Free text refused on arrival; the message names the option, the problem and the fix.
+
+    An AppCommandError, so discord.py passes it from the transformer to the tree's error handler
+    as it is; a UserError, so the handler answers it ephemerally as the user's to fix.
+    """
+
+
+class FreeText(app_commands.Transformer):
+    """A text option checked on arrival, before anything is rolled, shown or stored.
+
+    The text is NFC-normalised and stripped of surrounding whitespace; it is refused (naming the
+    option) if it is empty or only spaces, longer than the store's limit, or holds a control or
+    format character: line breaks, zero-width spaces and joiners, direction overrides (U+202E).
+    The same rules and words as the store's (`storage.validation.text_problem`). The limits are
+    also registered with Discord as min_length/max_length, which an honest client enforces.
+    """
+
+    def __init__(self, limit: int, *, shortest: int = 1) -> None:
+        self.limit = limit
+        self.shortest = shortest
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return self.shortest
+
+    @property
+    def max_value(self) -> int:
+        return self.limit
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> str:
+        if not isinstance(value, str):
+            raise app_commands.TransformerError(value, self.type, self)
+        problem = text_problem(value, self.limit, empty_ok=self.shortest == 0)
+        if problem:
+            raise TextRejected(f"{option_name(interaction, value)}: {problem.what}. {problem.fix}")
+        return normal_text(value)
+
+
+def option_name(interaction: discord.Interaction, value: str) -> str:
+    """The name of the option that arrived with `value` (as the user sees it).
+
+    A transformer is not told which option it transforms; options are transformed in order and
+    the first refusal stops the command, so the first option holding that very text is it.
+    """
+    return next((name for name, given in interaction.namespace if given == value), "text")
+
 
 Attr = app_commands.Range[int, limits.ATTRIBUTE.low, limits.ATTRIBUTE.high]
 Skill = app_commands.Range[int, limits.SKILL.low, limits.SKILL.high]
@@ -19,7 +78,10 @@ Target = app_commands.Range[int, limits.TARGET.low, limits.TARGET.high]
 Base = app_commands.Range[int, limits.BASE.low, limits.BASE.high]
 DieFace = app_commands.Range[int, limits.DIE.low, limits.DIE.high]
 Quality = app_commands.Range[int, limits.QUALITY.low, limits.QUALITY.high]
-Name = app_commands.Range[str, 1, NAME_MAX]
+Name = app_commands.Transform[str, FreeText(NAME_MAX)]
+"""Any name, label or other one-line text: 1 to NAME_MAX characters."""
+Notes = app_commands.Transform[str, FreeText(NOTES_MAX, shortest=0)]
+"""A character's notes: up to NOTES_MAX characters (empty clears them)."""
 
 ROLL_DESCRIPTIONS = {
     "mod": "A situational modifier added to the total (default 0)",

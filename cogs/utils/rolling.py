@@ -15,6 +15,7 @@ import discord
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
+from cogs.utils.text import inert, quoted
 from storage.models import Actor, Campaign, Character, RollRecord, RollState, find_stat
 from wire import limits
 from wire.check import Modifier
@@ -64,7 +65,7 @@ class Roller:
             return Modifier(name, 0)
         if found is None:
             raise UserError(
-                f"{sheet.name} has no {kind} {name!r}. "
+                f"{inert(sheet.name)} has no {kind} {quoted(name)}. "
                 f"Add it with /character set, or give a number with {option}."
             )
         return Modifier(*found)
@@ -108,7 +109,7 @@ async def load_roller(
             raise campaign.gm_only("roll as an NPC")
         character = await store.get_character(interaction.guild_id, campaign.id, npc)
         if not character.is_npc:
-            raise UserError(f"{character.name} is a player character, not an NPC.")
+            raise UserError(f"{inert(character.name)} is a player character, not an NPC.")
     else:
         character = await store.get_active_character(interaction.guild_id, campaign.id, actor)
     name = character.name if character else interaction.user.display_name
@@ -213,6 +214,7 @@ def gm_recipients(bot: WireBot, roller: Roller) -> tuple[int, ...]:
 async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool:
     """Send a hidden roll to the GM channel, or else to each GM (but the roller) directly."""
     shown = embed.copy()
+    # An author name shows no markdown, so the names go in as they are.
     shown.set_author(
         name=clip(f"Hidden roll by {roller.name} in {roller.campaign.name}", EMBED_AUTHOR_MAX)
     )

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 
 from cogs.utils.errors import BUG_MESSAGE, USER_ERRORS, answer_ephemeral
+from cogs.utils.text import inert, loggable
+from storage.errors import GmOnly, StorageError
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -30,9 +32,18 @@ CLOSING_MESSAGE = "The bot is restarting and took no action. Try again in a minu
 
 
 def describe_error(error: Exception) -> tuple[str, bool]:
-    """(message for the user, whether it is a bug worth a traceback)."""
+    """(message for the user, whether it is a bug worth a traceback).
+
+    A user error's message is shown as it is: the cogs show any name in it through `inert`, and
+    a text option refused on arrival (`options.TextRejected`) names the option, not the text.
+    The store's messages are plain text that may quote a name, so they are shown inert whole.
+    """
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, GmOnly):
+        return error.render(inert(error.campaign_name)), False  # the GMs as mentions
+    if isinstance(error, StorageError):
+        return inert(str(error)), False
     if isinstance(error, USER_ERRORS):
         return str(error), False
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -40,7 +51,10 @@ def describe_error(error: Exception) -> tuple[str, bool]:
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You may not use this command here.", False
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid {error.type.name.lower()} for that option.", False
+        return (
+            f"{inert(repr(error.value))} is not a valid {error.type.name.lower()} for that option.",
+            False,
+        )
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return STALE_MESSAGE, False
     return BUG_MESSAGE, True
@@ -51,7 +65,8 @@ def command_name(interaction: discord.Interaction) -> str:
     if command is not None:
         return command.qualified_name
     data = interaction.data or {}
-    return str(data.get("name") or data.get("custom_id") or interaction.type.name)
+    # A custom id comes from the client as it is: kept to one short, printable log line.
+    return loggable(str(data.get("name") or data.get("custom_id") or interaction.type.name))
 
 
 def log_interaction(interaction: discord.Interaction, outcome: str) -> None:

@@ -120,7 +120,7 @@ async def test_gm_add_and_remove_and_managers_stay(world):
         f"<@{world.bob.id}>, <@{world.carol.id}> and everyone with Manage Server"
     )
     owner = await world.bob.slash(world.channel, "campaign gm remove", user=world.alice)
-    assert owner.response.ephemeral and "managers always are" in owner.response.content
+    assert owner.response.ephemeral and "Manage Server always is" in owner.response.content
     removed = await world.carol.slash(world.channel, "campaign gm remove", user=world.bob)
     assert removed.response.content == f"<@{world.bob.id}> is no longer a GM of **Default**."
     last = await world.carol.slash(world.channel, "campaign gm remove", user=world.carol)
