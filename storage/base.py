@@ -12,6 +12,7 @@ Errors are `storage.errors.StorageError` subclasses whose messages are fit to sh
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,17 @@ from storage.models import (
     Campaign,
     Character,
     CraftProject,
+    Fight,
+    HealthEntry,
+    HealthTarget,
+    NewCombatant,
     PendingAction,
     RollRecord,
     RollState,
+    TurnChange,
     Weapon,
 )
+from wire.health import DamageKind, Pool
 
 
 class Store(ABC):
@@ -344,6 +351,100 @@ class Store(ABC):
     @abstractmethod
     async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
         """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper)."""
+
+    # ---- fights and health --------------------------------------------------------------------
+    @abstractmethod
+    async def start_fight(
+        self, guild_id: int, campaign_id: int, channel_id: int, actor_id: int, name: str
+    ) -> Fight:
+        """A new fight in the channel; GMs only. Conflict if one is running there already."""
+
+    @abstractmethod
+    async def running_fight(self, guild_id: int, channel_id: int) -> Fight | None:
+        """The channel's running fight with its combatants, health and effects, if any."""
+
+    @abstractmethod
+    async def get_fight(self, guild_id: int, fight_id: int) -> Fight | None:
+        """By id (a button names it), running or ended; None in another guild."""
+
+    @abstractmethod
+    async def add_combatants(
+        self, guild_id: int, fight_id: int, actor_id: int, new: Sequence[NewCombatant]
+    ) -> Fight:
+        """All or none: NPCs by GMs, a player character by its player (or a GM). NameTaken if
+        a name (or a player character) is in the fight already; at most 50 combatants."""
+
+    @abstractmethod
+    async def remove_combatant(
+        self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
+    ) -> Fight:
+        """GMs, or the player of a player character; its turn passes to the next."""
+
+    @abstractmethod
+    async def advance_turn(
+        self, guild_id: int, fight_id: int, actor_id: int, expected_step: int | None = None
+    ) -> TurnChange:
+        """End the current turn: the next in the order acts, a new round after the last.
+
+        Only the current combatant's player or a GM; the first turn, GMs only. The effects of
+        the combatant whose turn ends count down. `expected_step` (a Next button's) makes it a
+        compare-and-set: of two presses at once, one advances and the other gets Conflict.
+        """
+
+    @abstractmethod
+    async def add_effect(
+        self,
+        guild_id: int,
+        fight_id: int,
+        actor_id: int,
+        combatant_id: int,
+        name: str,
+        rounds: int | None,
+    ) -> Fight:
+        """A condition lasting `rounds` of its combatant's turns (None: until ended)."""
+
+    @abstractmethod
+    async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
+        """GMs only; the ended fight, for its summary."""
+
+    @abstractmethod
+    async def set_tracker(self, guild_id: int, fight_id: int, message_id: int | None) -> None:
+        """Remember the tracker message the bot keeps editing."""
+
+    @abstractmethod
+    async def change_health(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        target: HealthTarget,
+        op: str,
+        amount: int,
+        *,
+        pool: Pool | None = None,
+        kind: DamageKind = DamageKind.LETHAL,
+        armour: bool = False,
+        by_roll: bool = False,
+        attacker_id: int | None = None,
+        interaction_id: int | None = None,
+    ) -> HealthEntry:
+        """Damage, heal or set one pool of a combatant (an NPC copy's own) or a sheet, and log
+        it, in one transaction: concurrent blows lose no damage.
+
+        `op`: damage (to the pool of `kind`, or `pool`; less the target's armour if `armour`),
+        heal or set (`pool`, default HP). By hand: GMs, or a player for their own character;
+        `by_roll`: an attack's damage, which its resolution allows.
+        """
+
+    @abstractmethod
+    async def undo_health(self, guild_id: int, campaign_id: int, actor_id: int) -> HealthEntry:
+        """Undo the campaign's last change of health that is not undone yet; GMs only."""
+
+    @abstractmethod
+    async def recent_health(
+        self, guild_id: int, campaign_id: int, limit: int = 10
+    ) -> list[HealthEntry]:
+        """Newest first, for /history."""
 
     # ---- import / export / user data ----------------------------------------------------------
     @abstractmethod

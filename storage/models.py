@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue
 from wire import limits
+from wire.health import DamageKind, Health, HealthChange, permanent_health
+from wire.initiative import Initiative, turn_order
 
 NAME_MAX = 64
 """Longest campaign, character, weapon, attribute, skill or item name (characters)."""
@@ -78,6 +80,8 @@ class Campaign:
     """The guild's default campaign, made on first use."""
     show_npc_modifiers: bool = False
     """Whether the table sees an NPC's modifiers in roll embeds (else only its total)."""
+    show_npc_health: bool = False
+    """Whether the table sees an NPC's health as numbers (else as a descriptor)."""
 
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
@@ -95,6 +99,12 @@ class Weapon:
     """The attribute the weapon is wielded with (e.g. "Strength")."""
     skill: str
     """The skill the weapon is wielded with (e.g. "Heavy melee weapons")."""
+    kind: str = DamageKind.LETHAL.value
+    """lethal (to HP), non-lethal (to THP) or mental (to WP)."""
+
+    @property
+    def damage_kind(self) -> DamageKind:
+        return DamageKind(self.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +127,29 @@ class Character:
     id: int = 0
     campaign_id: int = 0
     owner_id: int = 0
+    hp_max: int | None = None
+    """An override of HP = 20 + Constitution + Resolve (None: worked out from the sheet)."""
+    thp_max: int | None = None
+    """An override of THP (None: equal to HP)."""
+    wp_max: int = 0
+    """Willpower: a value on the sheet (its formula is not in our sources); 0: not tracked."""
+    armour: int = 0
+    """A table setting: points taken off lethal and non-lethal damage (docs/rules.md)."""
+    lost: tuple[int, int, int] = (0, 0, 0)
+    """Damage taken so far from HP, THP and WP; kept between fights until healed."""
+
+    def health_maxima(self) -> tuple[int, int, int]:
+        hp = self.hp_max
+        if hp is None:
+            hp = permanent_health(
+                self.attribute("Constitution") or 0, self.attribute("Resolve") or 0
+            )
+        thp = hp if self.thp_max is None else self.thp_max
+        return hp, thp, self.wp_max
+
+    def health(self) -> Health:
+        (hp, thp, wp), (hp_lost, thp_lost, wp_lost) = self.health_maxima(), self.lost
+        return Health(hp - hp_lost, hp, thp - thp_lost, thp, wp - wp_lost, wp)
 
     def attribute(self, name: str) -> int | None:
         return _lookup(self.attributes, name)
@@ -326,3 +359,117 @@ def _text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected text, got {value!r}")
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A condition on a combatant; `rounds_left` counts down at the end of its turn."""
+
+    id: int
+    name: str
+    rounds_left: int | None
+    """None: lasts until removed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    id: int
+    fight_id: int
+    name: str
+    character_id: int | None
+    controller_id: int | None
+    """The player who acts for it; None: only the GMs (NPCs)."""
+    is_npc: bool
+    initiative: Initiative
+    position: int
+    """The order it joined in: the last tie-break of the turn order."""
+    health: Health
+    armour: int = 0
+    dealt: int = 0
+    taken: int = 0
+    effects: tuple[Effect, ...] = ()
+
+    def may_act(self, user_id: int, campaign: Campaign) -> bool:
+        return campaign.is_gm(user_id) or (
+            self.controller_id is not None and self.controller_id == user_id
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """A running (or ended) fight in one channel, with its combatants."""
+
+    id: int
+    guild_id: int
+    campaign_id: int
+    channel_id: int
+    name: str
+    round: int
+    current_id: int | None
+    """Whose turn it is; None before the first turn."""
+    step: int
+    """Counts every change of turn; a Next button names it, so a stale press is refused."""
+    combatants: tuple[Combatant, ...] = ()
+    tracker_message_id: int | None = None
+    ended: bool = False
+
+    def order(self) -> list[Combatant]:
+        """The turn order of this round (a surprise penalty counts in round 1 only)."""
+        by_id = {c.id: c for c in self.combatants}
+        keys = turn_order([(c.id, c.initiative) for c in self.combatants], self.round)
+        return [by_id[k] for k in keys]
+
+    def current(self) -> Combatant | None:
+        return next((c for c in self.combatants if c.id == self.current_id), None)
+
+    def find(self, name: str) -> Combatant | None:
+        folded = name.strip().casefold()
+        return next((c for c in self.combatants if c.name.casefold() == folded), None)
+
+
+@dataclass(frozen=True, slots=True)
+class NewCombatant:
+    """A combatant to add: from a sheet, with its initiative rolled."""
+
+    name: str
+    character_id: int
+    controller_id: int | None
+    is_npc: bool
+    initiative: Initiative
+    maxima: tuple[int, int, int] = (0, 0, 0)
+    """An NPC copy's HP, THP and WP maxima (a player character's health stays on its sheet)."""
+    armour: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChange:
+    """What /fight next did: the fight after it, and the effects that ran out."""
+
+    fight: Fight
+    ended_effects: tuple[tuple[str, str], ...]
+    """(combatant name, effect name) of each effect that ended with the turn."""
+    new_round: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HealthTarget:
+    """Whose health changes: a combatant of a running fight, or a character's sheet."""
+
+    combatant_id: int | None = None
+    character_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HealthEntry:
+    """One logged change of health, as /history and the undo read it."""
+
+    id: int
+    target_name: str
+    is_npc: bool
+    change: HealthChange
+    reason: str
+    user_id: int
+    undone: bool
+    created_at: datetime | None
+    maximum: int
+    """The pool's maximum now, for showing it as a descriptor."""

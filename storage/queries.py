@@ -46,7 +46,7 @@ CAMPAIGN_SELECT = """
 SELECT c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
        (SELECT json_group_array(g.user_id)
           FROM (SELECT user_id FROM campaign_gms WHERE campaign_id = c.id ORDER BY position) AS g),
-       c.show_npc_modifiers
+       c.show_npc_modifiers, c.show_npc_health
   FROM campaigns AS c
 """
 
@@ -66,9 +66,10 @@ SELECT ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield, ch.not
        (SELECT json_group_array(json_array(s.kind, s.name, s.value))
           FROM (SELECT kind, name, value FROM character_stats
                  WHERE character_id = ch.id ORDER BY position) AS s),
-       (SELECT json_group_array(json_array(w.name, w.base, w.attribute, w.skill))
-          FROM (SELECT name, base, attribute, skill FROM weapons
-                 WHERE character_id = ch.id ORDER BY position) AS w)
+       (SELECT json_group_array(json_array(w.name, w.base, w.attribute, w.skill, w.kind))
+          FROM (SELECT name, base, attribute, skill, kind FROM weapons
+                 WHERE character_id = ch.id ORDER BY position) AS w),
+       ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost
 """
 """A character with its whole sheet in one statement: one consistent read, one thread hop."""
 
@@ -98,12 +99,12 @@ ON CONFLICT (character_id, kind, name_key) DO UPDATE SET value = excluded.value
 """
 
 INSERT_WEAPON = """
-INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, kind, position)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
         (SELECT coalesce(max(position), 0) + 1 FROM weapons WHERE character_id = ?1))
 ON CONFLICT (character_id, name_key) DO UPDATE
    SET name = excluded.name, base = excluded.base,
-       attribute = excluded.attribute, skill = excluded.skill
+       attribute = excluded.attribute, skill = excluded.skill, kind = excluded.kind
 """
 
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
@@ -148,6 +149,7 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         gm_channel_id=row[4],
         is_default=bool(row[5]),
         show_npc_modifiers=bool(row[7]),
+        show_npc_health=bool(row[8]),
     )
 
 
@@ -165,6 +167,11 @@ def character_from_row(row: Sequence[Any]) -> Character:
         attributes=attributes,
         skills=skills,
         weapons=tuple(Weapon(*w) for w in json.loads(row[8])),
+        hp_max=row[9],
+        thp_max=row[10],
+        wp_max=row[11],
+        armour=row[12],
+        lost=(row[13], row[14], row[15]),
         shield=bool(row[5]),
         notes=row[6],
     )

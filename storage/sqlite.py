@@ -85,6 +85,7 @@ from storage.queries import (
     utc_text,
 )
 from storage.schema import BUSY_TIMEOUT_S, prepare_database
+from storage.sqlite_fights import SqliteFights
 from storage.transfer import campaign_document, character_document, parse_import
 from storage.validation import (
     STAT_COUNTS,
@@ -158,7 +159,7 @@ def _is_busy(exc: BaseException) -> bool:
     )
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteFights, Store):
     """Open with `await SqliteStore.open(path)` (or `storage.open_store`)."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
@@ -585,7 +586,7 @@ class SqliteStore(Store):
         await db.executemany(
             INSERT_WEAPON,
             [
-                (character_id, w.name.casefold(), w.name, w.base, w.attribute, w.skill)
+                (character_id, w.name.casefold(), w.name, w.base, w.attribute, w.skill, w.kind)
                 for w in weapons
             ],
         )

@@ -26,6 +26,7 @@ from storage.models import (
     STAT_MIN,
     Weapon,
 )
+from wire.health import DamageKind
 
 STAT_KINDS = ("attribute", "skill")
 STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX)}
@@ -200,7 +201,10 @@ def clean_weapon(weapon: Weapon) -> Weapon:
         raise InvalidValue(
             f"{name} base damage: {problem}. Base damage goes from {BASE_MIN} to {BASE_MAX}."
         )
-    return Weapon(name, weapon.base, attribute, skill)
+    kinds = [kind.value for kind in DamageKind]
+    if weapon.kind not in kinds:
+        raise InvalidValue(f"{name} damage kind: use {', '.join(kinds)}, not {weapon.kind!r}.")
+    return Weapon(name, weapon.base, attribute, skill, weapon.kind)
 
 
 def clean_stats(kind: str, stats: dict[str, int] | None) -> dict[str, int]:

@@ -1,0 +1,618 @@
+"""Fights and health on SQLite: a part of `SqliteStore`, kept in its own module.
+
+Same rules as the rest of the store: every operation is one transaction under the store's lock,
+`BEGIN IMMEDIATE` for writes, so a read-modify-write (advance the turn, apply damage) cannot
+interleave with another, in this process or another. Every query is scoped to its guild; a
+fight's id from another guild finds nothing. The rules math (turn order, pools, armour) comes
+from `wire`, so nothing here decides a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
+from storage.models import (
+    Campaign,
+    Character,
+    Combatant,
+    Effect,
+    Fight,
+    HealthEntry,
+    HealthTarget,
+    NewCombatant,
+    TurnChange,
+)
+from storage.queries import CHARACTER_SELECT, NOW_SQL, character_from_row
+from storage.validation import clean_name
+from wire import limits
+from wire.dice import Die, DieSource
+from wire.health import (
+    DamageKind,
+    Health,
+    HealthChange,
+    Pool,
+    apply_damage,
+    heal,
+    set_pool,
+)
+from wire.initiative import Initiative
+
+MAX_COMBATANTS = 50
+MAX_EFFECTS_PER_COMBATANT = 10
+FIGHT_GONE = "That fight is over (or was never in this server). /fight start begins one."
+HEALTH_OPS = ("damage", "heal", "set")
+
+_FIGHT_COLUMNS = (
+    "id, guild_id, campaign_id, channel_id, name, round, current_id, step, "
+    "tracker_message_id, ended_at IS NOT NULL"
+)
+_COMBATANT_COLUMNS = (
+    "id, fight_id, name, character_id, controller_id, is_npc, die, die_source, reaction, "
+    "surprise, position, hp_max, thp_max, wp_max, armour, hp_lost, thp_lost, wp_lost, dealt, "
+    "taken"
+)
+_LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
+
+
+async def _rows(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]:
+    return list(await db.execute_fetchall(sql, params))
+
+
+def _combatant(
+    row: Sequence[Any], sheet: Character | None, effects: tuple[Effect, ...]
+) -> Combatant:
+    initiative = Initiative(Die(row[6], DieSource(row[7])), row[8], row[9])
+    if sheet is not None and not row[5]:
+        health, armour = sheet.health(), sheet.armour  # a player character: its sheet's
+    else:
+        hp, thp, wp = row[11], row[12], row[13]
+        health = Health(hp - row[15], hp, thp - row[16], thp, wp - row[17], wp)
+        armour = row[14]
+    return Combatant(
+        id=row[0],
+        fight_id=row[1],
+        name=row[2],
+        character_id=row[3],
+        controller_id=row[4],
+        is_npc=bool(row[5]),
+        initiative=initiative,
+        position=row[10],
+        health=health,
+        armour=armour,
+        dealt=row[18],
+        taken=row[19],
+        effects=effects,
+    )
+
+
+class SqliteFights:
+    """The fight and health methods of `SqliteStore` (see storage/base.py for the contract)."""
+
+    # Provided by SqliteStore.
+    _write: Any
+    _read: Any
+    _campaign_by_id: Any
+    _character_by_id: Any
+
+    # ---- reading -------------------------------------------------------------------------
+    async def _load_fight(
+        self, db: aiosqlite.Connection, guild_id: int, fight_id: int
+    ) -> Fight | None:
+        rows = await _rows(
+            db, f"SELECT {_FIGHT_COLUMNS} FROM fights WHERE id = ? AND guild_id = ?",
+            (fight_id, guild_id),
+        )  # fmt: skip
+        if not rows:
+            return None
+        f = rows[0]
+        members = await _rows(
+            db,
+            f"SELECT {_COMBATANT_COLUMNS} FROM combatants "
+            "WHERE fight_id = ? AND removed = 0 ORDER BY position",
+            (fight_id,),
+        )
+        ids = [m[0] for m in members]
+        sheets: dict[int, Character] = {}
+        pcs = [m[3] for m in members if not m[5] and m[3] is not None]
+        if pcs:
+            marks = ",".join("?" * len(pcs))
+            for row in await _rows(
+                db,
+                CHARACTER_SELECT + f" WHERE c.guild_id = ? AND ch.id IN ({marks})",
+                (guild_id, *pcs),
+            ):
+                sheet = character_from_row(row)
+                sheets[sheet.id] = sheet
+        effects: dict[int, list[Effect]] = {i: [] for i in ids}
+        if ids:
+            marks = ",".join("?" * len(ids))
+            for row in await _rows(
+                db,
+                "SELECT combatant_id, id, name, rounds_left FROM combatant_effects "
+                f"WHERE combatant_id IN ({marks}) ORDER BY id",
+                ids,
+            ):
+                effects[row[0]].append(Effect(row[1], row[2], row[3]))
+        combatants = tuple(
+            _combatant(m, sheets.get(m[3]) if m[3] is not None else None, tuple(effects[m[0]]))
+            for m in members
+        )
+        return Fight(
+            id=f[0],
+            guild_id=f[1],
+            campaign_id=f[2],
+            channel_id=f[3],
+            name=f[4],
+            round=f[5],
+            current_id=f[6],
+            step=f[7],
+            combatants=combatants,
+            tracker_message_id=f[8],
+            ended=bool(f[9]),
+        )
+
+    async def _running(self, db: aiosqlite.Connection, guild_id: int, fight_id: int) -> Fight:
+        fight = await self._load_fight(db, guild_id, fight_id)
+        if fight is None or fight.ended:
+            raise NotFound(FIGHT_GONE)
+        return fight
+
+    async def running_fight(self, guild_id: int, channel_id: int) -> Fight | None:
+        async with self._read() as db:
+            rows = await _rows(
+                db,
+                "SELECT id FROM fights WHERE guild_id = ? AND channel_id = ? AND ended_at IS NULL",
+                (guild_id, channel_id),
+            )
+            return await self._load_fight(db, guild_id, rows[0][0]) if rows else None
+
+    async def get_fight(self, guild_id: int, fight_id: int) -> Fight | None:
+        async with self._read() as db:
+            return await self._load_fight(db, guild_id, fight_id)
+
+    # ---- the fight's life ----------------------------------------------------------------
+    async def start_fight(
+        self, guild_id: int, campaign_id: int, channel_id: int, actor_id: int, name: str
+    ) -> Fight:
+        name = clean_name(name, "fight")
+        async with self._write() as db:
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            if not campaign.is_gm(actor_id):
+                raise campaign.gm_only("start a fight")
+            running = await _rows(
+                db,
+                "SELECT name FROM fights WHERE guild_id = ? AND channel_id = ? "
+                "AND ended_at IS NULL",
+                (guild_id, channel_id),
+            )
+            if running:
+                raise Conflict(
+                    f"A fight is already running in this channel ({running[0][0]}). "
+                    "/fight show shows it; /fight end ends it."
+                )
+            rows = await _rows(
+                db,
+                "INSERT INTO fights (guild_id, campaign_id, channel_id, name) "
+                "VALUES (?, ?, ?, ?) RETURNING id",
+                (guild_id, campaign_id, channel_id, name),
+            )
+            return await self._running(db, guild_id, rows[0][0])
+
+    async def add_combatants(
+        self, guild_id: int, fight_id: int, actor_id: int, new: Sequence[NewCombatant]
+    ) -> Fight:
+        async with self._write() as db:
+            fight = await self._running(db, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            is_gm = campaign.is_gm(actor_id)
+            for entry in new:
+                if entry.is_npc and not is_gm:
+                    raise campaign.gm_only("add NPCs to a fight")
+                if not entry.is_npc and entry.controller_id != actor_id and not is_gm:
+                    raise PermissionDenied("You can only bring your own character into a fight.")
+                limits.SURPRISE.check(entry.initiative.surprise, "The surprise penalty")
+            if len(fight.combatants) + len(new) > MAX_COMBATANTS:
+                raise InvalidValue(
+                    f"A fight holds at most {MAX_COMBATANTS} combatants; this one has "
+                    f"{len(fight.combatants)}."
+                )
+            taken = {c.name.casefold() for c in fight.combatants}
+            joined = {c.character_id for c in fight.combatants if not c.is_npc}
+            position = max((c.position for c in fight.combatants), default=0)
+            for entry in new:
+                if entry.name.casefold() in taken:
+                    raise NameTaken(f"{entry.name} is already in this fight.")
+                if not entry.is_npc and entry.character_id in joined:
+                    raise NameTaken(f"{entry.name} is already in this fight.")
+                taken.add(entry.name.casefold())
+                position += 1
+                (hp, thp, wp) = entry.maxima
+                await db.execute(
+                    "INSERT INTO combatants (fight_id, name, name_key, character_id, "
+                    "controller_id, is_npc, die, die_source, reaction, surprise, position, "
+                    "hp_max, thp_max, wp_max, armour) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        fight_id,
+                        entry.name,
+                        entry.name.casefold(),
+                        entry.character_id,
+                        entry.controller_id,
+                        int(entry.is_npc),
+                        entry.initiative.die.face,
+                        str(entry.initiative.die.source),
+                        entry.initiative.reaction,
+                        entry.initiative.surprise,
+                        position,
+                        hp,
+                        thp,
+                        wp,
+                        entry.armour,
+                    ),
+                )
+            return await self._running(db, guild_id, fight_id)
+
+    async def remove_combatant(
+        self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
+    ) -> Fight:
+        async with self._write() as db:
+            fight = await self._running(db, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            gone = next((c for c in fight.combatants if c.id == combatant_id), None)
+            if gone is None:
+                raise NotFound("That combatant is not in this fight (any more).")
+            if not gone.may_act(actor_id, campaign):
+                raise campaign.gm_only(f"remove {gone.name} from the fight")
+            if fight.current_id == combatant_id:
+                # Its turn passes to the next in the order (no round is skipped or counted).
+                order = fight.order()
+                rest = order[order.index(gone) + 1 :] + order[: order.index(gone)]
+                await db.execute(
+                    "UPDATE fights SET current_id = ?, step = step + 1 WHERE id = ?",
+                    (rest[0].id if rest else None, fight_id),
+                )
+            await db.execute("UPDATE combatants SET removed = 1 WHERE id = ?", (combatant_id,))
+            return await self._running(db, guild_id, fight_id)
+
+    async def advance_turn(
+        self,
+        guild_id: int,
+        fight_id: int,
+        actor_id: int,
+        expected_step: int | None = None,
+    ) -> TurnChange:
+        async with self._write() as db:
+            fight = await self._running(db, guild_id, fight_id)
+            if expected_step is not None and fight.step != expected_step:
+                raise Conflict(
+                    "That button is from an earlier turn: the turn has moved on already. "
+                    "The tracker shows whose turn it is now."
+                )
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            order = fight.order()
+            if not order:
+                raise InvalidValue("Nobody is in this fight yet: /fight join or /fight add.")
+            current = fight.current()
+            ended: list[tuple[str, str]] = []
+            round_number, new_round = fight.round, False
+            if current is None:
+                if not campaign.is_gm(actor_id):
+                    raise campaign.gm_only("begin the first turn")
+                upcoming = order[0]
+            else:
+                if not current.may_act(actor_id, campaign):
+                    raise PermissionDenied(
+                        f"It is {current.name}'s turn: only their player or a GM ends it."
+                    )
+                ended = await self._count_down(db, current)
+                place = order.index(current)
+                if place + 1 < len(order):
+                    upcoming = order[place + 1]
+                else:
+                    round_number, new_round = fight.round + 1, True
+                    upcoming = Fight(**{**_fields(fight), "round": round_number}).order()[0]
+            updated = await _rows(
+                db,
+                "UPDATE fights SET round = ?, current_id = ?, step = step + 1 "
+                "WHERE id = ? AND step = ? RETURNING id",
+                (round_number, upcoming.id, fight_id, fight.step),
+            )
+            if not updated:  # cannot happen under the write lock; kept as the guarantee
+                raise Conflict("The turn moved on meanwhile. Try again.")
+            after = await self._running(db, guild_id, fight_id)
+            return TurnChange(after, tuple(ended), new_round)
+
+    async def _count_down(
+        self, db: aiosqlite.Connection, combatant: Combatant
+    ) -> list[tuple[str, str]]:
+        """Effects on the combatant whose turn ends lose a round; those at 0 end."""
+        ended = []
+        for effect in combatant.effects:
+            if effect.rounds_left is None:
+                continue
+            if effect.rounds_left <= 1:
+                await db.execute("DELETE FROM combatant_effects WHERE id = ?", (effect.id,))
+                ended.append((combatant.name, effect.name))
+            else:
+                await db.execute(
+                    "UPDATE combatant_effects SET rounds_left = rounds_left - 1 WHERE id = ?",
+                    (effect.id,),
+                )
+        return ended
+
+    async def add_effect(
+        self,
+        guild_id: int,
+        fight_id: int,
+        actor_id: int,
+        combatant_id: int,
+        name: str,
+        rounds: int | None,
+    ) -> Fight:
+        name = clean_name(name, "effect")
+        if rounds is not None and not 1 <= rounds <= 100:
+            raise InvalidValue("An effect lasts 1 to 100 rounds (leave rounds empty: until ended).")
+        async with self._write() as db:
+            fight = await self._running(db, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            target = next((c for c in fight.combatants if c.id == combatant_id), None)
+            if target is None:
+                raise NotFound("That combatant is not in this fight (any more).")
+            if not target.may_act(actor_id, campaign):
+                raise campaign.gm_only(f"put effects on {target.name}")
+            if len(target.effects) >= MAX_EFFECTS_PER_COMBATANT:
+                raise InvalidValue(
+                    f"{target.name} has {MAX_EFFECTS_PER_COMBATANT} effects, the limit. "
+                    "End one first."
+                )
+            await db.execute(
+                "INSERT INTO combatant_effects (combatant_id, name, rounds_left) VALUES (?, ?, ?)",
+                (combatant_id, name, rounds),
+            )
+            return await self._running(db, guild_id, fight_id)
+
+    async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
+        async with self._write() as db:
+            fight = await self._running(db, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            if not campaign.is_gm(actor_id):
+                raise campaign.gm_only("end a fight")
+            await db.execute(f"UPDATE fights SET ended_at = {NOW_SQL} WHERE id = ?", (fight_id,))
+            ended = await self._load_fight(db, guild_id, fight_id)
+            assert ended is not None
+            return ended
+
+    async def set_tracker(self, guild_id: int, fight_id: int, message_id: int | None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE fights SET tracker_message_id = ? WHERE id = ? AND guild_id = ?",
+                (message_id, fight_id, guild_id),
+            )
+
+    # ---- health --------------------------------------------------------------------------
+    async def change_health(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        target: HealthTarget,
+        op: str,
+        amount: int,
+        *,
+        pool: Pool | None = None,
+        kind: DamageKind = DamageKind.LETHAL,
+        armour: bool = False,
+        by_roll: bool = False,
+        attacker_id: int | None = None,
+        interaction_id: int | None = None,
+    ) -> HealthEntry:
+        if op not in HEALTH_OPS:
+            raise InvalidValue(f"Unknown health change {op!r}: use damage, heal or set.")
+        limits.HEALTH.check(amount, "The amount")
+        async with self._write() as db:
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            name, is_npc, health, soak, owner, fight_id = await self._health_of(
+                db, guild_id, campaign_id, target
+            )
+            if not by_roll and not campaign.is_gm(actor_id) and (is_npc or owner != actor_id):
+                raise campaign.gm_only(f"change {name}'s health")
+            if op == "damage":
+                used_kind = kind if pool is None else _kind_of(pool)
+                _, change = apply_damage(health, amount, used_kind, soak if armour else 0)
+            elif op == "heal":
+                _, change = heal(health, amount, pool or Pool.HP)
+            else:
+                _, change = set_pool(health, amount, pool or Pool.HP)
+            await self._move_pool(db, target, change.pool, change.before - change.after)
+            if target.combatant_id is not None and op == "damage":
+                await db.execute(
+                    "UPDATE combatants SET taken = taken + ? WHERE id = ?",
+                    (change.amount, target.combatant_id),
+                )
+                if attacker_id is not None:
+                    await db.execute(
+                        "UPDATE combatants SET dealt = dealt + ? WHERE id = ? AND fight_id = ?",
+                        (change.amount, attacker_id, fight_id),
+                    )
+            rows = await _rows(
+                db,
+                "INSERT INTO health_log (guild_id, campaign_id, fight_id, combatant_id, "
+                "character_id, attacker_id, target_name, is_npc, pool, before, after, armour, "
+                "reason, user_id, interaction_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at",
+                (
+                    guild_id,
+                    campaign_id,
+                    fight_id,
+                    target.combatant_id,
+                    target.character_id,
+                    attacker_id,
+                    name,
+                    int(is_npc),
+                    str(change.pool),
+                    change.before,
+                    change.after,
+                    change.armour,
+                    "attack" if by_roll else op,
+                    int(actor_id),
+                    interaction_id,
+                ),
+            )
+            return HealthEntry(
+                id=rows[0][0],
+                target_name=name,
+                is_npc=is_npc,
+                change=change,
+                reason="attack" if by_roll else op,
+                user_id=int(actor_id),
+                undone=False,
+                created_at=_time(rows[0][1]),
+                maximum=health.maximum(change.pool),
+            )
+
+    async def _health_of(
+        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, target: HealthTarget
+    ) -> tuple[str, bool, Health, int, int | None, int | None]:
+        """(name, is NPC, health, armour, owner, fight id) of a combatant or a sheet."""
+        if target.combatant_id is not None:
+            rows = await _rows(
+                db,
+                "SELECT f.id FROM combatants AS m JOIN fights AS f ON f.id = m.fight_id "
+                "WHERE m.id = ? AND f.guild_id = ? AND f.campaign_id = ? AND m.removed = 0 "
+                "AND f.ended_at IS NULL",
+                (target.combatant_id, guild_id, campaign_id),
+            )
+            if not rows:
+                raise NotFound("That combatant is not in a running fight here (any more).")
+            fight = await self._running(db, guild_id, rows[0][0])
+            member = next(c for c in fight.combatants if c.id == target.combatant_id)
+            owner = member.controller_id
+            return member.name, member.is_npc, member.health, member.armour, owner, fight.id
+        if target.character_id is None:
+            raise InvalidValue("Name a combatant or a character.")
+        sheet: Character = await self._character_by_id(
+            db, guild_id, campaign_id, target.character_id
+        )
+        return sheet.name, sheet.is_npc, sheet.health(), sheet.armour, sheet.owner_id, None
+
+    async def _move_pool(
+        self, db: aiosqlite.Connection, target: HealthTarget, pool: Pool, lost: int
+    ) -> None:
+        """Add `lost` to the pool's damage taken: on the NPC copy, or on the sheet."""
+        column = _LOST_COLUMN[pool]
+        if target.combatant_id is not None:
+            rows = await _rows(
+                db,
+                "SELECT is_npc, character_id FROM combatants WHERE id = ?",
+                (target.combatant_id,),
+            )
+            is_npc, character_id = rows[0]
+            if is_npc or character_id is None:
+                await db.execute(
+                    f"UPDATE combatants SET {column} = {column} + ? WHERE id = ?",
+                    (lost, target.combatant_id),
+                )
+                return
+            target = HealthTarget(character_id=character_id)
+        await db.execute(
+            f"UPDATE characters SET {column} = {column} + ? WHERE id = ?",
+            (lost, target.character_id),
+        )
+
+    async def undo_health(self, guild_id: int, campaign_id: int, actor_id: int) -> HealthEntry:
+        async with self._write() as db:
+            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+            if not campaign.is_gm(actor_id):
+                raise campaign.gm_only("undo a change of health")
+            rows = await _rows(
+                db,
+                f"SELECT {_HEALTH_COLUMNS} FROM health_log "
+                "WHERE guild_id = ? AND campaign_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
+                (guild_id, campaign_id),
+            )
+            if not rows:
+                raise NotFound("There is no change of health to undo in this campaign.")
+            row = rows[0]
+            entry_id, combatant_id, character_id, attacker_id, pool = (
+                row[0],
+                row[9],
+                row[10],
+                row[11],
+                Pool(row[4]),
+            )
+            moved = row[5] - row[6]
+            if combatant_id is None and character_id is None:
+                raise NotFound("The last change of health was to someone no longer here.")
+            target = HealthTarget(combatant_id=combatant_id, character_id=character_id)
+            await self._move_pool(db, target, pool, -moved)
+            if combatant_id is not None and row[8] == "attack":
+                await db.execute(
+                    "UPDATE combatants SET taken = taken - ? WHERE id = ?", (moved, combatant_id)
+                )
+                if attacker_id is not None:
+                    await db.execute(
+                        "UPDATE combatants SET dealt = dealt - ? WHERE id = ?",
+                        (moved, attacker_id),
+                    )
+            await db.execute("UPDATE health_log SET undone = 1 WHERE id = ?", (entry_id,))
+            return _health_entry(row, undone=True)
+
+    async def recent_health(
+        self, guild_id: int, campaign_id: int, limit: int = 10
+    ) -> list[HealthEntry]:
+        if limit <= 0:
+            return []
+        async with self._read() as db:
+            rows = await _rows(
+                db,
+                f"SELECT {_HEALTH_COLUMNS} FROM health_log WHERE guild_id = ? AND campaign_id = ? "
+                "ORDER BY id DESC LIMIT ?",
+                (guild_id, campaign_id, min(limit, 100)),
+            )
+        return [_health_entry(row) for row in rows]
+
+
+_HEALTH_COLUMNS = (
+    "id, target_name, is_npc, armour, pool, before, after, user_id, reason, combatant_id, "
+    "character_id, attacker_id, undone, created_at"
+)
+
+
+def _health_entry(row: Sequence[Any], undone: bool | None = None) -> HealthEntry:
+    change = HealthChange(Pool(row[4]), row[5], row[6], abs(row[5] - row[6]), row[3])
+    return HealthEntry(
+        id=row[0],
+        target_name=row[1],
+        is_npc=bool(row[2]),
+        change=change,
+        reason=row[8],
+        user_id=row[7],
+        undone=bool(row[12]) if undone is None else undone,
+        created_at=_time(row[13]),
+        maximum=0,
+    )
+
+
+def _time(text: str | None):
+
+    return datetime.fromisoformat(text) if text else None
+
+
+def _kind_of(pool: Pool) -> DamageKind:
+    return {
+        Pool.HP: DamageKind.LETHAL,
+        Pool.THP: DamageKind.NON_LETHAL,
+        Pool.WP: DamageKind.MENTAL,
+    }[pool]
+
+
+def _fields(fight: Fight) -> dict[str, Any]:
+    return {name: getattr(fight, name) for name in Fight.__dataclass_fields__}
+
+
+__all__ = ["MAX_COMBATANTS", "SqliteFights"]

@@ -1,0 +1,203 @@
+"""Fights and health in the store: turns, effects, damage that is never lost, undo, scoping."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from storage.errors import Conflict, NameTaken, NotFound, PermissionDenied
+from storage.models import HealthTarget, NewCombatant
+from storage.sqlite import SqliteStore
+from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
+from wire.dice import Die, DieSource
+from wire.health import DamageKind, Pool
+from wire.initiative import Initiative
+
+
+def init(face: int, reaction: int = 0, surprise: int = 0) -> Initiative:
+    return Initiative(Die(face, DieSource.TABLE), reaction, surprise)
+
+
+@pytest.fixture
+async def table(store: SqliteStore, make_campaign, make_character):
+    campaign = await make_campaign()
+    ash = await make_character(
+        campaign, "Ash", attributes={"Constitution": 2, "Resolve": 1, "Reaction": 2}
+    )
+    goblin = await make_character(campaign, "Goblin", npc=True, attributes={"Reaction": 1})
+    return campaign, ash, goblin
+
+
+def goblins(goblin, count: int, face: int = 10) -> list[NewCombatant]:
+    return [
+        NewCombatant(f"Goblin {n}", goblin.id, None, True, init(face, 1), (21, 21, 0), 1)
+        for n in range(1, count + 1)
+    ]
+
+
+async def test_a_fight_runs_turns_in_initiative_order_and_counts_rounds(
+    store: SqliteStore, table
+) -> None:
+    campaign, ash, goblin = table
+    with pytest.raises(PermissionDenied, match="Only a GM of"):
+        await store.start_fight(GUILD, campaign.id, CHANNEL, PLAYER, "Ambush")
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    with pytest.raises(Conflict, match="already running in this channel"):
+        await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Another")
+    pc = NewCombatant("Ash", ash.id, PLAYER, False, init(15, 2))
+    with pytest.raises(PermissionDenied):
+        await store.add_combatants(GUILD, fight.id, OTHER_PLAYER, [pc])
+    with pytest.raises(PermissionDenied):
+        await store.add_combatants(GUILD, fight.id, PLAYER, goblins(goblin, 1))
+    await store.add_combatants(GUILD, fight.id, PLAYER, [pc])
+    with pytest.raises(NameTaken, match="Ash is already in this fight"):
+        await store.add_combatants(GUILD, fight.id, PLAYER, [pc])
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 2, face=16))
+    assert [c.name for c in fight.order()] == ["Ash", "Goblin 1", "Goblin 2"]  # 17, 17, 17
+    assert fight.current() is None
+
+    with pytest.raises(PermissionDenied):  # the first turn is the GM's to begin
+        await store.advance_turn(GUILD, fight.id, PLAYER)
+    turn = await store.advance_turn(GUILD, fight.id, GM)
+    assert (turn.fight.round, turn.fight.current().name) == (1, "Ash")
+    with pytest.raises(PermissionDenied, match="It is Ash's turn"):
+        await store.advance_turn(GUILD, fight.id, OTHER_PLAYER)
+    turn = await store.advance_turn(GUILD, fight.id, PLAYER)  # Ash's player ends Ash's turn
+    assert turn.fight.current().name == "Goblin 1"
+    await store.advance_turn(GUILD, fight.id, GM)
+    turn = await store.advance_turn(GUILD, fight.id, GM)
+    assert (turn.fight.round, turn.fight.current().name, turn.new_round) == (2, "Ash", True)
+
+
+async def test_surprise_counts_in_round_one_only(store: SqliteStore, table) -> None:
+    campaign, ash, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    surprised = NewCombatant("Goblin 1", goblin.id, None, True, init(18, 1, surprise=10))
+    await store.add_combatants(GUILD, fight.id, GM, [surprised])
+    fight = await store.add_combatants(
+        GUILD, fight.id, PLAYER, [NewCombatant("Ash", ash.id, PLAYER, False, init(10, 2))]
+    )
+    assert [c.name for c in fight.order()] == ["Ash", "Goblin 1"]  # 12 against 9
+    for _ in range(3):
+        turn = await store.advance_turn(GUILD, fight.id, GM)
+    assert turn.fight.round == 2
+    assert [c.name for c in turn.fight.order()] == ["Goblin 1", "Ash"]  # 19 against 12
+
+
+async def test_two_presses_of_one_next_button_advance_once(store: SqliteStore, table) -> None:
+    campaign, _, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 3))
+    step = fight.step
+    results = await asyncio.gather(
+        *(store.advance_turn(GUILD, fight.id, GM, expected_step=step) for _ in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, Conflict) for r in results if isinstance(r, Exception))
+    assert (await store.get_fight(GUILD, fight.id)).current().name == "Goblin 1"
+
+
+async def test_effects_count_down_at_the_end_of_their_combatants_turn(
+    store: SqliteStore, table
+) -> None:
+    campaign, _, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 2))
+    first = fight.order()[0]
+    await store.add_effect(GUILD, fight.id, GM, first.id, "Bleeding", 2)
+    await store.add_effect(GUILD, fight.id, GM, first.id, "Prone", None)
+    await store.advance_turn(GUILD, fight.id, GM)  # Goblin 1's turn begins
+    turn = await store.advance_turn(GUILD, fight.id, GM)  # and ends: Bleeding 1 left
+    assert turn.ended_effects == ()
+    await store.advance_turn(GUILD, fight.id, GM)  # Goblin 2 ends; round 2, Goblin 1
+    turn = await store.advance_turn(GUILD, fight.id, GM)  # Goblin 1's turn ends again
+    assert turn.ended_effects == (("Goblin 1", "Bleeding"),)
+    assert [e.name for e in turn.fight.find("Goblin 1").effects] == ["Prone"]
+
+
+async def test_concurrent_blows_lose_no_damage_and_pcs_keep_theirs(
+    store: SqliteStore, table, store_path: Path
+) -> None:
+    campaign, ash, goblin = table
+    assert ash.health().hp == 23  # 20 + Constitution 2 + Resolve 1
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    await store.add_combatants(
+        GUILD, fight.id, PLAYER, [NewCombatant("Ash", ash.id, PLAYER, False, init(10))]
+    )
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 2))
+    one = fight.find("Goblin 1")
+    me = fight.find("Ash")
+    blows = [
+        store.change_health(
+            GUILD,
+            campaign.id,
+            PLAYER,
+            HealthTarget(combatant_id=one.id),
+            "damage",
+            2,
+            armour=True,
+            by_roll=True,
+            attacker_id=me.id,
+        )
+        for _ in range(10)
+    ]
+    await asyncio.gather(*blows)
+    fight = await store.get_fight(GUILD, fight.id)
+    assert fight.find("Goblin 1").health.hp == 21 - 10  # armour 1 took 1 off each blow of 2
+    assert fight.find("Goblin 2").health.hp == 21  # each copy has its own health
+    assert (fight.find("Ash").dealt, fight.find("Goblin 1").taken) == (10, 10)
+
+    entry = await store.change_health(
+        GUILD, campaign.id, GM, HealthTarget(combatant_id=me.id), "damage", 8,
+        kind=DamageKind.NON_LETHAL,
+    )  # fmt: skip
+    assert (entry.change.pool, entry.change.before, entry.change.after) == (Pool.THP, 23, 15)
+    await store.end_fight(GUILD, fight.id, GM)
+    reopened = await SqliteStore.open(store_path)
+    try:  # a player character's damage stays on the sheet after the fight, until healed
+        sheet = await reopened.get_character(GUILD, campaign.id, "Ash")
+        assert sheet.health().thp == 15
+        with pytest.raises(PermissionDenied):
+            await reopened.change_health(
+                GUILD, campaign.id, OTHER_PLAYER, HealthTarget(character_id=ash.id), "heal", 5,
+                pool=Pool.THP,
+            )  # fmt: skip
+        healed = await reopened.change_health(
+            GUILD, campaign.id, PLAYER, HealthTarget(character_id=ash.id), "heal", 50,
+            pool=Pool.THP,
+        )  # fmt: skip
+        assert healed.change.after == 23  # never above the maximum
+    finally:
+        await reopened.close()
+
+
+async def test_a_gm_undoes_the_last_change_of_health(store: SqliteStore, table) -> None:
+    campaign, _, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 1))
+    target = HealthTarget(combatant_id=fight.find("Goblin 1").id)
+    await store.change_health(GUILD, campaign.id, GM, target, "damage", 5)
+    await store.change_health(GUILD, campaign.id, GM, target, "damage", 7)
+    with pytest.raises(PermissionDenied):
+        await store.undo_health(GUILD, campaign.id, PLAYER)
+    undone = await store.undo_health(GUILD, campaign.id, GM)
+    assert (undone.change.before, undone.change.after, undone.undone) == (16, 9, True)
+    assert (await store.get_fight(GUILD, fight.id)).find("Goblin 1").health.hp == 16
+    history = await store.recent_health(GUILD, campaign.id)
+    assert [(h.change.after, h.undone) for h in history] == [(9, True), (16, False)]
+
+
+async def test_fights_are_scoped_to_their_guild(store: SqliteStore, table) -> None:
+    campaign, _, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    assert await store.get_fight(OTHER_GUILD, fight.id) is None
+    assert await store.running_fight(OTHER_GUILD, CHANNEL) is None
+    with pytest.raises(NotFound):
+        await store.add_combatants(OTHER_GUILD, fight.id, GM, goblins(goblin, 1))
+    with pytest.raises(NotFound):
+        await store.advance_turn(OTHER_GUILD, fight.id, GM)
+    ended = await store.end_fight(GUILD, fight.id, GM)
+    assert ended.ended and await store.running_fight(GUILD, CHANNEL) is None
