@@ -149,6 +149,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         gm_channel="Where hidden rolls are shown to the GMs",
         clear_gm_channel="Send hidden rolls to the GMs' DMs again",
         npc_modifiers="Show NPCs' dice and modifiers to the table (off: their totals only)",
+        npc_health="Show NPCs' health as numbers to the table (off: unhurt, wounded...)",
     )
     async def settings(
         self,
@@ -157,15 +158,13 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         gm_channel: discord.TextChannel | None = None,
         clear_gm_channel: bool = False,
         npc_modifiers: bool | None = None,
+        npc_health: bool | None = None,
     ) -> None:
-        if (
-            npc_take10 is None
-            and gm_channel is None
-            and not clear_gm_channel
-            and npc_modifiers is None
-        ):
+        given = (npc_take10, gm_channel, npc_modifiers, npc_health)
+        if all(value is None for value in given) and not clear_gm_channel:
             raise UserError(
-                "Nothing to change: give npc_take10, gm_channel, clear_gm_channel or npc_modifiers."
+                "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
+                "npc_modifiers or npc_health."
             )
         if gm_channel is not None and clear_gm_channel:
             raise UserError("Give gm_channel or clear_gm_channel, not both.")
@@ -178,13 +177,15 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             gm_channel_id=gm_channel.id if gm_channel else None,
             clear_gm_channel=clear_gm_channel,
             show_npc_modifiers=npc_modifiers,
+            show_npc_health=npc_health,
         )
         where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
         shown = "their dice and modifiers" if campaign.show_npc_modifiers else "their totals only"
+        health = "as numbers" if campaign.show_npc_health else "as unhurt, wounded or down"
         await interaction.response.send_message(
             f"**{inert(campaign.name)}**: NPC defences "
             f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}; "
-            f"the table sees NPCs' {shown}.",
+            f"the table sees NPCs' {shown}, and their health {health}.",
             ephemeral=True,
         )
 

@@ -28,9 +28,12 @@ from cogs.utils.errors import UserError
 from cogs.utils.options import Base, Name, Notes
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
+from cogs.utils.tracker import pool_text
 from storage.errors import StorageError
 from storage.models import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
 from storage.transfer import MAX_IMPORT_BYTES
+from wire import limits
+from wire.health import DamageKind, Pool
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -54,6 +57,7 @@ def _weapons(weapons: tuple[Weapon, ...]) -> str:
         return "none"
     lines = [
         f"**{inert(w.name)}**: base {w.base}, {inert(w.attribute)} + {inert(w.skill)}"
+        + ("" if w.damage_kind is DamageKind.LETHAL else f", {w.kind}")
         for w in weapons
     ]
     return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
@@ -70,11 +74,26 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     embed.add_field(name="Skills", value=_table(character.skills), inline=False)
     embed.add_field(name="Weapons", value=_weapons(character.weapons), inline=False)
     embed.add_field(name="Shield", value="yes (can block)" if character.shield else "no")
+    embed.add_field(name="Health", value=sheet_health(character))
     if character.notes:
         embed.add_field(
             name="Notes", value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX), inline=False
         )
     return embed
+
+
+def sheet_health(character: Character) -> str:
+    """The pools with where the maximum comes from, and the armour a table set."""
+    health = character.health()
+    hp_from = "set" if character.hp_max is not None else "20 + Constitution + Resolve"
+    parts = [f"{pool_text(health, Pool.HP)} ({hp_from})", pool_text(health, Pool.THP)]
+    if health.wp_max:
+        parts.append(pool_text(health, Pool.WP))
+    parts.append(f"armour {character.armour}")
+    return " · ".join(parts)
+
+
+KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
 
 
 class Characters(commands.GroupCog, group_name="character"):
@@ -251,7 +270,9 @@ class Characters(commands.GroupCog, group_name="character"):
         attribute="The attribute it is wielded with, e.g. Strength",
         skill="The skill it is wielded with, e.g. Heavy melee weapons",
         name="The character (default: your active one)",
+        kind="The damage it does: lethal (HP, default), non-lethal (THP) or mental (WP)",
     )
+    @app_commands.choices(kind=KIND_CHOICES)
     @app_commands.autocomplete(
         name=ac.my_character, attribute=ac.attribute_names, skill=ac.skill_names
     )
@@ -263,6 +284,7 @@ class Characters(commands.GroupCog, group_name="character"):
         attribute: Name,
         skill: Name,
         name: Name | None = None,
+        kind: app_commands.Choice[str] | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
@@ -271,12 +293,53 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.campaign.id,
             roller.user_id,
             character.name,
-            Weapon(weapon, base, attribute, skill),
+            Weapon(weapon, base, attribute, skill, kind.value if kind else "lethal"),
         )
         await interaction.response.send_message(
             f"{inert(character.name)} wields **{inert(weapon)}** "
-            f"(base {base}, {inert(attribute)} + {inert(skill)}).",
+            f"(base {base}, {inert(attribute)} + {inert(skill)}"
+            + (f", {kind.value}" if kind else "")
+            + ").",
             ephemeral=character.is_npc,
+        )
+
+    @app_commands.command(
+        name="health", description="Set a sheet's armour, willpower or health overrides"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        name="The character (default: your active one)",
+        armour="Points taken off lethal and non-lethal damage (a table setting, 0 unless set)",
+        willpower="Willpower (WP), the pool mental damage goes to",
+        hp="Override HP (0: back to 20 + Constitution + Resolve)",
+        thp="Override THP (0: back to equal to HP)",
+    )
+    @app_commands.autocomplete(name=ac.my_character)
+    async def health(
+        self,
+        interaction: discord.Interaction,
+        name: Name | None = None,
+        armour: app_commands.Range[int, limits.ARMOUR.low, limits.ARMOUR.high] | None = None,
+        willpower: app_commands.Range[int, limits.HEALTH.low, limits.HEALTH.high] | None = None,
+        hp: app_commands.Range[int, limits.HEALTH.low, limits.HEALTH.high] | None = None,
+        thp: app_commands.Range[int, limits.HEALTH.low, limits.HEALTH.high] | None = None,
+    ) -> None:
+        if armour is None and willpower is None and hp is None and thp is None:
+            raise UserError("Nothing to set: give armour, willpower, hp or thp.")
+        roller = await load_roller(self.bot, interaction)
+        character = await self._target(roller, name)
+        character = await self.bot.store.set_health_values(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            character.name,
+            armour=armour,
+            wp_max=willpower,
+            hp_max=hp,
+            thp_max=thp,
+        )
+        await interaction.response.send_message(
+            f"{inert(character.name)}: {sheet_health(character)}.", ephemeral=True
         )
 
     @app_commands.command(name="remove", description="Remove an attribute, skill or weapon")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -43,12 +44,26 @@ from cogs.utils.rolling import (
 )
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
 from cogs.utils.text import inert, quoted
-from storage.models import Character, PendingAction, PendingAttack, RollState, StoredRoll
+from cogs.utils.tracker import health_line, refresh_tracker
+from storage.errors import NotFound
+from storage.models import (
+    Blow,
+    Campaign,
+    Character,
+    Fight,
+    HealthEntry,
+    HealthTarget,
+    PendingAction,
+    PendingAttack,
+    RollState,
+    StoredRoll,
+)
 from wire import limits, text
 from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
+from wire.health import DamageKind
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -168,12 +183,15 @@ class Combat(commands.Cog):
         base="The weapon's base damage",
         vs="The defender's total",
         weapon="Attack with a weapon from your sheet instead of str, skill and base",
-        target="The character you attack: an NPC defends at once, a player gets buttons",
+        target="Who you attack: a combatant of this channel's fight or a character; an NPC "
+        "defends at once, a player gets buttons",
         defence="GMs: the defence the NPC target uses (default: its best)",
         **ROLL_DESCRIPTIONS,
     )
     @app_commands.choices(defence=DEFENCE_CHOICES)
-    @app_commands.autocomplete(weapon=ac.weapon_names, target=ac.any_character, npc=ac.npc_names)
+    @app_commands.autocomplete(
+        weapon=ac.weapon_names, target=ac.combatants_or_characters, npc=ac.npc_names
+    )
     async def attack(
         self,
         interaction: discord.Interaction,
@@ -206,7 +224,7 @@ class Combat(commands.Cog):
             mods = weapon_modifiers(sheet, arms)
             if mod:
                 mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
-            base_damage, weapon_name = arms.base, arms.name
+            base_damage, weapon_name, kind = arms.base, arms.name, arms.damage_kind
         else:
             missing = [
                 n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None
@@ -218,6 +236,7 @@ class Combat(commands.Cog):
                 )
             mods = stat_line(strength, skill, mod, attribute_label="Strength", skill_label="Skill")
             base_damage, weapon_name = limits.BASE.check(base), None
+            kind = DamageKind.LETHAL
         die = die_for(self.bot, roll, take10)
         chosen = Defence(defence.value) if defence else None
         if target is None:
@@ -226,10 +245,19 @@ class Combat(commands.Cog):
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
-        defender = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, target)
+        defender, blow = await self._defender(roller, target, kind)
         if defender.is_npc:
             await self._attack_npc(
-                interaction, roller, mods, base_damage, die, defender, chosen, weapon_name, private
+                interaction,
+                roller,
+                mods,
+                base_damage,
+                die,
+                defender,
+                chosen,
+                weapon_name,
+                private,
+                blow,
             )
         else:
             if chosen is not None:
@@ -242,8 +270,64 @@ class Combat(commands.Cog):
                     "Leave private off."
                 )
             await self._post_waiting(
-                interaction, roller, Roll(die, mods), base_damage, defender, weapon_name
+                interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
+
+    async def _defender(
+        self, roller: Roller, target: str, kind: DamageKind
+    ) -> tuple[Character, Blow | None]:
+        """The target's sheet, and where the damage goes if it is in this channel's fight.
+
+        A combatant keeps its own name ("Goblin 2") over its sheet's; its health is its own.
+        """
+        store = self.bot.store
+        fight = await store.running_fight(roller.guild_id, roller.channel_id)
+        member = fight.find(target) if fight is not None else None
+        if fight is None or member is None:
+            return await store.get_character(roller.guild_id, roller.campaign.id, target), None
+        if member.character_id is None:
+            raise UserError(
+                f"{inert(member.name)}'s sheet was deleted, so nothing can defend for it. "
+                "Apply damage by hand with /health damage."
+            )
+        sheet = await store.get_character_by_id(
+            roller.guild_id, roller.campaign.id, member.character_id
+        )
+        blow = Blow(fight.id, member.id, kind.value, attacker_in(fight, roller))
+        return replace(sheet, name=member.name), blow
+
+    async def _apply(
+        self,
+        interaction: discord.Interaction,
+        campaign: Campaign,
+        attacker: int,
+        blow: Blow,
+        damage: int,
+    ) -> HealthEntry | None:
+        """The attack's damage on its combatant, after armour; None when nothing got through
+        or the combatant left the fight meanwhile."""
+        if damage <= 0:
+            return None
+        try:
+            entry = await self.bot.store.change_health(
+                campaign.guild_id,
+                campaign.id,
+                attacker,
+                HealthTarget(combatant_id=blow.combatant_id),
+                "damage",
+                damage,
+                kind=DamageKind(blow.kind),
+                armour=True,
+                by_roll=True,
+                attacker_id=blow.attacker_id,
+                interaction_id=interaction.id,
+            )
+        except NotFound:
+            return None
+        fight = await self.bot.store.get_fight(campaign.guild_id, blow.fight_id)
+        if fight is not None and not fight.ended:
+            await refresh_tracker(self.bot, fight, campaign)
+        return entry
 
     async def _attack_npc(
         self,
@@ -256,6 +340,7 @@ class Combat(commands.Cog):
         chosen: Defence | None,
         weapon: str | None,
         private: bool,
+        blow: Blow | None = None,
     ) -> None:
         if chosen is not None and not roller.campaign.is_gm(roller.user_id):
             raise UserError("Only a GM chooses an NPC's defence; leave defence empty.")
@@ -264,7 +349,12 @@ class Combat(commands.Cog):
         take10 = roller.campaign.npc_take10
         defence_roll = Roll(die_for(self.bot, None, take10), defence_mods)
         result = resolve_attack(mods, base, die, defender=defence_roll, defence=used)
-        await self._send_result(interaction, roller, result, weapon, defender, private)
+        health = None
+        if blow is not None:
+            health = await self._apply(
+                interaction, roller.campaign, roller.user_id, blow, result.damage.amount
+            )
+        await self._send_result(interaction, roller, result, weapon, defender, private, health)
 
     async def _send_result(
         self,
@@ -274,6 +364,7 @@ class Combat(commands.Cog):
         weapon: str | None,
         defender: Character | None,
         private: bool,
+        health: HealthEntry | None = None,
     ) -> None:
         embed = combat_embed(
             roller.name,
@@ -283,6 +374,10 @@ class Combat(commands.Cog):
             secret=npc_secret(roller.campaign, roller.character, hidden=private),
             opponent_secret=npc_secret(roller.campaign, defender, hidden=private),
         )
+        if health is not None:
+            gm_eyes = private and roller.campaign.is_gm(roller.user_id)
+            numbers = roller.campaign.show_npc_health or gm_eyes
+            embed.add_field(name="Health", value=health_line(health, numbers=numbers), inline=False)
         inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
         if weapon:
             inputs["weapon"] = weapon
@@ -312,6 +407,7 @@ class Combat(commands.Cog):
         base: int,
         defender: Character,
         weapon: str | None,
+        blow: Blow | None = None,
     ) -> None:
         expires_at = self.bot.now() + DEFENCE_WINDOW
         payload = PendingAttack(
@@ -326,6 +422,7 @@ class Combat(commands.Cog):
             target_id=defender.id,
             target_owner=defender.owner_id,
             channel_id=roller.channel_id,
+            blow=blow,
         )
         pending = await self.bot.store.create_pending(
             roller.guild_id,
@@ -430,9 +527,19 @@ class Combat(commands.Cog):
             payload.attacker,
             result,
             weapon=payload.weapon,
-            opponent=defender.name,
+            # A combatant keeps the name it fights under; a sheet shows its name of now.
+            opponent=payload.target if payload.blow else defender.name,
             secret=payload.attacker_secret,
         )
+        if payload.blow is not None:
+            # A player character's health is the table's to see: shown as numbers.
+            health = await self._apply(
+                interaction, campaign, payload.attacker_user, payload.blow, result.damage.amount
+            )
+            if health is not None:
+                embed.add_field(
+                    name="Health", value=health_line(health, numbers=True), inline=False
+                )
         await interaction.response.edit_message(embed=embed, view=None)
 
     # ---- expiry ------------------------------------------------------------------------------
@@ -464,6 +571,17 @@ class Combat(commands.Cog):
             )
         except discord.HTTPException as error:
             log.info("Could not mark attack %s expired: %s", pending.id, error)
+
+
+def attacker_in(fight: Fight, roller: Roller) -> int | None:
+    """The attacker's combatant, to credit the damage to: the one playing the roller's sheet
+    (of several copies of an NPC, the one whose turn it is)."""
+    if roller.character is None:
+        return None
+    mine = [c.id for c in fight.combatants if c.character_id == roller.character.id]
+    if not mine:
+        return None
+    return fight.current_id if fight.current_id in mine else mine[0]
 
 
 def expired_embed(payload: PendingAttack) -> discord.Embed:

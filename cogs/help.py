@@ -41,6 +41,16 @@ COMMANDS = {
         "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
         "`/history` the campaign's recent rolls"
     ),
+    "Fights": (
+        "GM: `/fight start name:Ambush` posts the tracker; players `/fight join`; "
+        "`/fight add npc:Goblin count:3` adds Goblin 1-3, each with its own health. "
+        "**Next turn** or `/fight next` moves on (the next player is pinged). "
+        "`/attack weapon:Long sword target:Goblin 2` applies the damage by itself. "
+        "`/fight effect combatant:Goblin 2 name:Bleeding rounds:2` · `/fight show` · "
+        "`/fight remove` · `/fight end` (a summary). `/health damage|heal|set target amount "
+        "pool` for the rest; `/health undo` (GMs). `/character health` sets armour, "
+        "willpower and overrides."
+    ),
     "GMs and privacy": (
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "

@@ -6,6 +6,7 @@ hidden result never reaches the channel through the log.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,7 +17,7 @@ from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, cl
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import load_roller
 from cogs.utils.text import inert
-from storage.models import RollRecord, RollState
+from storage.models import HealthEntry, RollRecord, RollState
 
 UNSETTLED = {
     RollState.WAITING: "waiting for the defence",
@@ -53,6 +54,25 @@ def history_line(record: RollRecord) -> str:
     return line
 
 
+HEALTH_WORDS = {"attack": "hit", "damage": "damage", "heal": "healed", "set": "set"}
+
+
+def health_history_line(entry: HealthEntry, *, numbers: bool) -> str:
+    """A change of health: numbers for a player character, or for GMs; else what happened."""
+    when = f"<t:{int(entry.created_at.timestamp())}:R>" if entry.created_at else ""
+    change, name = entry.change, inert(entry.target_name)
+    if entry.is_npc and not numbers:
+        moved = "lost health" if change.after < change.before else "gained health"
+        line = f"{when} **{name}** {moved} ({HEALTH_WORDS.get(entry.reason, entry.reason)})"
+    else:
+        pool = change.pool.value.upper()
+        line = (
+            f"{when} **{name}** {pool} {change.before} → {change.after} "
+            f"({HEALTH_WORDS.get(entry.reason, entry.reason)})"
+        )
+    return line + (" (undone)" if entry.undone else "")
+
+
 class History(commands.Cog):
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -76,23 +96,35 @@ class History(commands.Cog):
             limit=count,
             include_hidden=is_gm,
         )
+        health = [
+            h
+            for h in await self.bot.store.recent_health(roller.guild_id, roller.campaign.id, count)
+            if user is None or h.user_id == user.id
+        ]
+        numbers = is_gm or roller.campaign.show_npc_health
+        dated = [(r.created_at, history_line(r)) for r in records] + [
+            (h.created_at, health_history_line(h, numbers=numbers)) for h in health
+        ]
+        dated.sort(key=lambda pair: pair[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
         title = f"Recent rolls in {inert(roller.campaign.name)}"
         if user:
             title += f" by {inert(user.display_name)}"
         embed = discord.Embed(title=clip(title, EMBED_TITLE_MAX), colour=NEUTRAL)
-        if not records:
+        if not dated:
             embed.description = "No rolls yet."
         lines: list[str] = []
         used = 0
-        for record in records:
-            line = history_line(record)
+        for _, line in dated[:count]:
             if used + len(line) + 1 > EMBED_DESCRIPTION_MAX:
                 break
             lines.append(line)
             used += len(line) + 1
         if lines:
             embed.description = "\n".join(lines)
-        any_hidden = any(r.hidden for r in records)
+        # Hidden rolls, or NPC numbers, reach only the GM who asked.
+        any_hidden = any(r.hidden for r in records) or (
+            is_gm and not roller.campaign.show_npc_health and any(h.is_npc for h in health)
+        )
         await interaction.response.send_message(embed=embed, ephemeral=any_hidden)
 
 

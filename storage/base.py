@@ -109,6 +109,7 @@ class Store(ABC):
         gm_channel_id: int | None = None,
         clear_gm_channel: bool = False,
         show_npc_modifiers: bool | None = None,
+        show_npc_health: bool | None = None,
     ) -> Campaign:
         """Change settings; GMs only. None leaves a setting as it is."""
 
@@ -229,6 +230,22 @@ class Store(ABC):
         owner_id: int | None = None,
     ) -> Character:
         """Change the shield flag, notes, name, or (GMs only) owner. None leaves it as it is."""
+
+    @abstractmethod
+    async def set_health_values(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        *,
+        armour: int | None = None,
+        wp_max: int | None = None,
+        hp_max: int | None = None,
+        thp_max: int | None = None,
+    ) -> Character:
+        """A sheet's armour, willpower and health overrides (hp_max 0: back to 20 +
+        Constitution + Resolve; thp_max 0: equal to HP). None leaves a value as it is."""
 
     @abstractmethod
     async def delete_character(

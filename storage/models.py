@@ -266,6 +266,37 @@ class StoredRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class Blow:
+    """Where an attack's damage goes in a running fight: the target combatant's pool of the
+    weapon's damage kind, credited to the attacking combatant (if it is in the fight)."""
+
+    fight_id: int
+    combatant_id: int
+    kind: str = DamageKind.LETHAL.value
+    attacker_id: int | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "fight_id": self.fight_id,
+            "combatant_id": self.combatant_id,
+            "kind": self.kind,
+            "attacker_id": self.attacker_id,
+        }
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> Blow:
+        attacker = data.get("attacker_id")
+        kind = _text(data.get("kind", DamageKind.LETHAL.value))
+        DamageKind(kind)  # ValueError if unknown
+        return cls(
+            _int(data["fight_id"]),
+            _int(data["combatant_id"]),
+            kind,
+            None if attacker is None else _int(attacker),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class PendingAttack:
     """An attack on a player character that waits for its defence: the payload of a pending
     action of kind "attack".
@@ -289,6 +320,8 @@ class PendingAttack:
     channel_id: int
     attacker_secret: bool = False
     """The attacker is an NPC whose die and modifiers the table does not see."""
+    blow: Blow | None = None
+    """In a running fight: where the damage goes once the defence settles it."""
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -308,6 +341,7 @@ class PendingAttack:
             "target_owner": self.target_owner,
             "channel_id": self.channel_id,
             "attacker_secret": self.attacker_secret,
+            "blow": self.blow.to_payload() if self.blow else None,
         }
 
     @classmethod
@@ -335,6 +369,7 @@ class PendingAttack:
                 target_owner=_int(data["target_owner"]),
                 channel_id=_int(data["channel_id"]),
                 attacker_secret=_flag(data.get("attacker_secret", False)),
+                blow=Blow.from_payload(data["blow"]) if data.get("blow") else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidValue(

@@ -98,6 +98,7 @@ from storage.validation import (
     clean_weapon,
     normal_text,
 )
+from wire import limits
 
 log = logging.getLogger("wire.storage")
 
@@ -462,9 +463,15 @@ class SqliteStore(SqliteFights, Store):
         gm_channel_id: int | None = None,
         clear_gm_channel: bool = False,
         show_npc_modifiers: bool | None = None,
+        show_npc_health: bool | None = None,
     ) -> Campaign:
         async with self._write() as db:
             await self._require_gm(db, guild_id, campaign_id, actor_id, "change its settings")
+            if show_npc_health is not None:
+                await db.execute(
+                    "UPDATE campaigns SET show_npc_health = ? WHERE id = ? AND guild_id = ?",
+                    (int(bool(show_npc_health)), campaign_id, guild_id),
+                )
             if show_npc_modifiers is not None:
                 await db.execute(
                     "UPDATE campaigns SET show_npc_modifiers = ? WHERE id = ? AND guild_id = ?",
@@ -846,6 +853,40 @@ class SqliteStore(SqliteFights, Store):
                 )
             if notes is not None:
                 await db.execute("UPDATE characters SET notes = ? WHERE id = ?", (notes, access.id))
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def set_health_values(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str,
+        *,
+        armour: int | None = None,
+        wp_max: int | None = None,
+        hp_max: int | None = None,
+        thp_max: int | None = None,
+    ) -> Character:
+        for value, limit, label in (
+            (armour, limits.ARMOUR, "Armour"),
+            (wp_max, limits.HEALTH, "Willpower"),
+            (hp_max, limits.HEALTH, "HP"),
+            (thp_max, limits.HEALTH, "THP"),
+        ):
+            if value is not None:
+                limit.check(value, label)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            updates = {"armour": armour, "wp_max": wp_max, "hp_max": hp_max, "thp_max": thp_max}
+            for column, value in updates.items():
+                if value is None:
+                    continue
+                # An override of 0 goes back to the default (the formula, or THP = HP).
+                stored = None if column in ("hp_max", "thp_max") and value == 0 else value
+                await db.execute(
+                    f"UPDATE characters SET {column} = ? WHERE id = ?", (stored, access.id)
+                )
             return await self._character_by_id(db, guild_id, campaign_id, access.id)
 
     async def delete_character(

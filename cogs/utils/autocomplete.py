@@ -152,3 +152,28 @@ async def my_character(interaction: discord.Interaction, current: str) -> Choice
 
 async def npc_names(interaction: discord.Interaction, current: str) -> Choices:
     return await _characters(interaction, current, is_npc=True, mine=False)
+
+
+async def combatant_names(interaction: discord.Interaction, current: str) -> Choices:
+    """The running fight's combatants in this channel."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    try:
+        fight = await store_of(interaction).running_fight(
+            interaction.guild_id, interaction.channel_id
+        )
+    except StorageError:
+        return []
+    if fight is None:
+        return []
+    return choices(((c.name, c.name) for c in fight.order()), current)
+
+
+async def combatants_or_characters(interaction: discord.Interaction, current: str) -> Choices:
+    """For /health and attack targets: the fight's combatants first, then the characters."""
+    fighting = await combatant_names(interaction, current)
+    taken = {c.value.casefold() for c in fighting}
+    sheets = [
+        c for c in await any_character(interaction, current) if c.value.casefold() not in taken
+    ]
+    return (fighting + sheets)[:MAX_CHOICES]

@@ -1,0 +1,458 @@
+"""/fight and /health: initiative, turn order, health and effects, so a GM runs a whole fight
+with the bot and nothing on paper.
+
+One fight per channel, kept in the database and shown as one tracker message the bot edits in
+place (posted again if someone deletes it). Attacks on a combatant apply their damage by
+themselves (cogs/combat.py); /health covers what the rolls do not. The rules math (order,
+pools, armour) is in wire/, who may do what in the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils import autocomplete as ac
+from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX, clip
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.errors import UserError
+from cogs.utils.options import DieFace, Name
+from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
+from cogs.utils.text import inert
+from cogs.utils.tracker import (
+    NextButton,
+    health_line,
+    refresh_tracker,
+    tracker_embed,
+    tracker_view,
+)
+from storage.models import Campaign, Combatant, Fight, HealthTarget, NewCombatant, TurnChange
+from wire import limits
+from wire.health import Pool
+from wire.initiative import roll_initiative
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+MAX_COPIES = 20
+NO_FIGHT = "No fight is running in this channel. A GM starts one with /fight start."
+POOL_CHOICES = [
+    app_commands.Choice(name="HP (lethal)", value="hp"),
+    app_commands.Choice(name="THP (non-lethal)", value="thp"),
+    app_commands.Choice(name="WP (mental)", value="wp"),
+]
+Amount = app_commands.Range[int, limits.HEALTH.low, limits.HEALTH.high]
+Surprise = app_commands.Range[int, limits.SURPRISE.low, limits.SURPRISE.high]
+Rounds = app_commands.Range[int, 1, 100]
+_NUMBERED = re.compile(r"^(?P<base>.*) (?P<n>[0-9]+)$")
+
+
+def copy_names(base: str, count: int, taken: set[str]) -> list[str]:
+    """Goblin (one), or Goblin 1..n continuing after the numbers already in the fight."""
+    folded = {t.casefold() for t in taken}
+    if count == 1 and base.casefold() not in folded:
+        return [base]
+    used = [
+        int(m["n"])
+        for t in taken
+        if (m := _NUMBERED.match(t)) and m["base"].casefold() == base.casefold()
+    ]
+    start = max(used, default=0) + 1
+    return [f"{base} {n}" for n in range(start, start + count)]
+
+
+def turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
+    """Who acts now (their player pinged, no one else), and the effects that just ended."""
+    fight = change.fight
+    current = fight.current()
+    assert current is not None
+    who = f"**{inert(current.name)}**"
+    mentions = discord.AllowedMentions.none()
+    if current.controller_id is not None and not current.is_npc:
+        who += f" (<@{current.controller_id}>)"
+        mentions = discord.AllowedMentions(users=[discord.Object(current.controller_id)])
+    lines = [f"Round {fight.round}{' begins' if change.new_round else ''}: {who}'s turn."]
+    lines += [
+        f"{inert(effect)} on {inert(name)} has ended." for name, effect in change.ended_effects
+    ]
+    return "\n".join(lines), mentions
+
+
+def summary_embed(fight: Fight) -> discord.Embed:
+    embed = discord.Embed(
+        title=clip(f"⚔️ {inert(fight.name)}: over after {fight.round} round(s)", 256),
+        colour=NEUTRAL,
+    )
+    lines = [
+        f"**{inert(c.name)}**: dealt {c.dealt}, took {c.taken}"
+        + (" · down" if c.health.down else "")
+        for c in sorted(fight.combatants, key=lambda c: c.position)
+    ]
+    embed.description = clip("\n".join(lines) or "Nobody fought.", 4096)
+    down = [inert(c.name) for c in fight.combatants if c.health.down]
+    embed.add_field(
+        name="Down", value=clip(", ".join(down) or "nobody", EMBED_FIELD_VALUE_MAX), inline=False
+    )
+    return embed
+
+
+class Fights(commands.GroupCog, group_name="fight"):
+    """Fights: start, join, add NPCs, next turn, effects, show, end."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(NextButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(NextButton)
+
+    async def _fight(self, roller: Roller) -> Fight:
+        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        if fight is None:
+            raise UserError(NO_FIGHT)
+        return fight
+
+    async def _campaign(self, fight: Fight) -> Campaign:
+        return await self.bot.store.get_campaign_by_id(fight.guild_id, fight.campaign_id)
+
+    def _combatant(self, fight: Fight, name: str) -> Combatant:
+        found = fight.find(name)
+        if found is None:
+            raise UserError(f"{inert(name)} is not in this fight. The tracker lists who is.")
+        return found
+
+    # ---- /fight start, join, add, remove --------------------------------------------------
+    @app_commands.command(name="start", description="GMs: start a fight in this channel")
+    @app_commands.guild_only()
+    @app_commands.describe(name="What the fight is called (default: Fight)")
+    async def start(self, interaction: discord.Interaction, name: Name | None = None) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self.bot.store.start_fight(
+            roller.guild_id, roller.campaign.id, roller.channel_id, roller.user_id, name or "Fight"
+        )
+        await interaction.response.send_message(
+            embed=tracker_embed(fight, roller.campaign, numbers=roller.campaign.show_npc_health),
+            view=tracker_view(fight),
+        )
+        message = await interaction.original_response()
+        await self.bot.store.set_tracker(roller.guild_id, fight.id, message.id)
+
+    @app_commands.command(name="join", description="Join the fight with your active character")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        initiative="A d20 you rolled at the table for initiative (default: the bot rolls)",
+        surprised="GMs: the surprise penalty to its first round's initiative",
+    )
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        initiative: DieFace | None = None,
+        surprised: Surprise = 0,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        sheet = roller.sheet()
+        if surprised and not roller.campaign.is_gm(roller.user_id):
+            raise UserError("Only a GM gives a surprise penalty.")
+        fight = await self._fight(roller)
+        reaction = sheet.attribute("Reaction") or 0
+        rolled = roll_initiative(die_for(self.bot, initiative, False), reaction, surprised)
+        entry = NewCombatant(sheet.name, sheet.id, sheet.owner_id, sheet.is_npc, rolled)
+        fight = await self.bot.store.add_combatants(
+            roller.guild_id, fight.id, roller.user_id, [entry]
+        )
+        await interaction.response.send_message(
+            f"**{inert(sheet.name)}** joins **{inert(fight.name)}**: initiative "
+            f"{rolled.total()} (d20 {rolled.die.face} + Reaction {reaction}"
+            + (f" - {surprised} surprised" if surprised else "")
+            + ")."
+        )
+        await refresh_tracker(self.bot, fight, roller.campaign)
+
+    @app_commands.command(name="add", description="GMs: add NPCs from the campaign's sheets")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        npc="The NPC's sheet",
+        count=f"How many copies (1-{MAX_COPIES}), each with its own health: Goblin 1, Goblin 2...",
+        initiative="A d20 rolled at the table for the group (default: the bot rolls once)",
+        surprised="The surprise penalty to their first round's initiative",
+    )
+    @app_commands.autocomplete(npc=ac.npc_names)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        npc: Name,
+        count: app_commands.Range[int, 1, MAX_COPIES] = 1,
+        initiative: DieFace | None = None,
+        surprised: Surprise = 0,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        if not roller.campaign.is_gm(roller.user_id):
+            raise roller.campaign.gm_only("add NPCs to a fight")
+        fight = await self._fight(roller)
+        sheet = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, npc)
+        if not sheet.is_npc:
+            raise UserError(
+                f"{inert(sheet.name)} is a player character: its player joins with /fight join."
+            )
+        rolled = roll_initiative(
+            die_for(self.bot, initiative, False), sheet.attribute("Reaction") or 0, surprised
+        )
+        names = copy_names(sheet.name, count, {c.name for c in fight.combatants})
+        entries = [
+            NewCombatant(n, sheet.id, None, True, rolled, sheet.health_maxima(), sheet.armour)
+            for n in names
+        ]
+        fight = await self.bot.store.add_combatants(
+            roller.guild_id, fight.id, roller.user_id, entries
+        )
+        await interaction.response.send_message(
+            f"Added {', '.join(f'**{inert(n)}**' for n in names)} to **{inert(fight.name)}** "
+            f"at initiative {rolled.total()}.",
+            ephemeral=True,
+        )
+        await refresh_tracker(self.bot, fight, roller.campaign)
+
+    @app_commands.command(name="remove", description="Take a combatant out of the fight")
+    @app_commands.guild_only()
+    @app_commands.describe(combatant="Who leaves the fight")
+    @app_commands.autocomplete(combatant=ac.combatant_names)
+    async def remove(self, interaction: discord.Interaction, combatant: Name) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        gone = self._combatant(fight, combatant)
+        fight = await self.bot.store.remove_combatant(
+            roller.guild_id, fight.id, roller.user_id, gone.id
+        )
+        await interaction.response.send_message(f"**{inert(gone.name)}** leaves the fight.")
+        await refresh_tracker(self.bot, fight, roller.campaign)
+
+    # ---- turns and effects -----------------------------------------------------------------
+    @app_commands.command(name="next", description="End the current turn: the next one acts")
+    @app_commands.guild_only()
+    async def next_(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        change = await self.bot.store.advance_turn(roller.guild_id, fight.id, roller.user_id)
+        line, mentions = turn_line(change)
+        await interaction.response.send_message(line, allowed_mentions=mentions)
+        await refresh_tracker(self.bot, change.fight, roller.campaign)
+
+    async def press_next(self, interaction: discord.Interaction, button: NextButton) -> None:
+        """The tracker's Next turn button: advances only from the turn it was made for."""
+        if interaction.guild_id is None:
+            raise UserError("This button works in a server channel.")
+        fight = await self.bot.store.get_fight(interaction.guild_id, button.fight_id)
+        if fight is None or fight.ended:
+            await interaction.response.edit_message(view=None)
+            await interaction.followup.send("This fight is over.", ephemeral=True)
+            return
+        change = await self.bot.store.advance_turn(
+            interaction.guild_id, fight.id, actor_of(interaction), expected_step=button.step
+        )
+        campaign = await self._campaign(change.fight)
+        numbers = campaign.show_npc_health
+        await interaction.response.edit_message(
+            embed=tracker_embed(change.fight, campaign, numbers=numbers),
+            view=tracker_view(change.fight),
+        )
+        if interaction.message is not None and interaction.message.id != fight.tracker_message_id:
+            await self.bot.store.set_tracker(fight.guild_id, fight.id, interaction.message.id)
+        line, mentions = turn_line(change)
+        await interaction.followup.send(line, allowed_mentions=mentions)
+
+    @app_commands.command(name="effect", description="Put a condition on a combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        combatant="Who it affects",
+        name="The condition, e.g. Bleeding or Prone",
+        rounds="How many of its turns it lasts (default: until the fight ends)",
+    )
+    @app_commands.autocomplete(combatant=ac.combatant_names)
+    async def effect(
+        self,
+        interaction: discord.Interaction,
+        combatant: Name,
+        name: Name,
+        rounds: Rounds | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        target = self._combatant(fight, combatant)
+        fight = await self.bot.store.add_effect(
+            roller.guild_id, fight.id, roller.user_id, target.id, name, rounds
+        )
+        lasting = f"for {rounds} round(s)" if rounds else "until the fight ends"
+        await interaction.response.send_message(
+            f"**{inert(target.name)}**: {inert(name)}, {lasting}."
+        )
+        await refresh_tracker(self.bot, fight, roller.campaign)
+
+    # ---- show and end ------------------------------------------------------------------------
+    @app_commands.command(
+        name="show", description="The tracker again, at the bottom of the channel"
+    )
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        campaign = roller.campaign
+        old = fight.tracker_message_id
+        await interaction.response.send_message(
+            embed=tracker_embed(fight, campaign, numbers=campaign.show_npc_health),
+            view=tracker_view(fight),
+        )
+        message = await interaction.original_response()
+        await self.bot.store.set_tracker(roller.guild_id, fight.id, message.id)
+        if old is not None and old != message.id:
+            channel = self.bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
+            # Deleted, or out of reach: the new tracker is what counts.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(
+                    content="The tracker moved to the bottom of the channel.", embed=None, view=None
+                )
+        if campaign.is_gm(roller.user_id) and not campaign.show_npc_health:
+            await interaction.followup.send(
+                "With the NPCs' numbers, for you only:",
+                embed=tracker_embed(fight, campaign, numbers=True),
+                ephemeral=True,
+            )
+
+    @app_commands.command(name="end", description="GMs: end the fight, with a summary")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        ended = await self.bot.store.end_fight(roller.guild_id, fight.id, roller.user_id)
+        await interaction.response.send_message(embed=summary_embed(ended))
+        await refresh_tracker(self.bot, ended, roller.campaign)
+
+
+class Health(commands.GroupCog, group_name="health"):
+    """Damage, healing and setting health by hand, and undoing the last change."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _change(
+        self,
+        interaction: discord.Interaction,
+        op: str,
+        target: str,
+        amount: int,
+        pool: app_commands.Choice[str] | None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        store = self.bot.store
+        fight = await store.running_fight(roller.guild_id, roller.channel_id)
+        member = fight.find(target) if fight is not None else None
+        if member is not None:
+            where = HealthTarget(combatant_id=member.id)
+        else:
+            sheet = await store.get_character(roller.guild_id, roller.campaign.id, target)
+            where = HealthTarget(character_id=sheet.id)
+        chosen = Pool(pool.value) if pool else None
+        entry = await store.change_health(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            where,
+            op,
+            amount,
+            pool=chosen,
+            interaction_id=interaction.id,
+        )
+        campaign = roller.campaign
+        secret = entry.is_npc and not campaign.show_npc_health
+        await interaction.response.send_message(health_line(entry, numbers=True), ephemeral=secret)
+        if secret:  # the table learns how it looks, not the numbers
+            await interaction.followup.send(health_line(entry, numbers=False))
+        if fight is not None:
+            updated = await store.get_fight(roller.guild_id, fight.id)
+            if updated is not None:
+                await refresh_tracker(self.bot, updated, campaign)
+
+    @app_commands.command(name="damage", description="Take health off a combatant or character")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        target="A combatant of this channel's fight, or a character",
+        amount="How much",
+        pool="Which pool (default HP)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    async def damage(
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        amount: Amount,
+        pool: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self._change(interaction, "damage", target, amount, pool)
+
+    @app_commands.command(name="heal", description="Give health back, up to the maximum")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        target="A combatant of this channel's fight, or a character",
+        amount="How much",
+        pool="Which pool (default HP)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    async def heal(
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        amount: Amount,
+        pool: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self._change(interaction, "heal", target, amount, pool)
+
+    @app_commands.command(name="set", description="Set a pool to a value (at most its maximum)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        target="A combatant of this channel's fight, or a character",
+        amount="The new value",
+        pool="Which pool (default HP)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        amount: Amount,
+        pool: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self._change(interaction, "set", target, amount, pool)
+
+    @app_commands.command(name="undo", description="GMs: undo the last change of health")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        roller = await load_roller(self.bot, interaction)
+        entry = await self.bot.store.undo_health(
+            roller.guild_id, roller.campaign.id, roller.user_id
+        )
+        change = entry.change
+        pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
+        await interaction.response.send_message(
+            f"Undone: {inert(entry.target_name)} {pool} {change.before} → {change.after} "
+            f"is back at {change.before}.",
+            ephemeral=entry.is_npc and not roller.campaign.show_npc_health,
+        )
+        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        if fight is not None:
+            await refresh_tracker(self.bot, fight, roller.campaign)
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Fights(bot))
+    await bot.add_cog(Health(bot))

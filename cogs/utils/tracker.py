@@ -1,0 +1,152 @@
+"""The fight tracker as Discord shows it: one embed with the order, health and effects, and the
+Next turn button that survives restarts.
+
+Players see an NPC's health as a descriptor (unhurt, wounded, badly wounded, down) unless the
+campaign shows NPC numbers; GMs get the numbers privately (`/fight show`). A player character's
+health is its player's own business and the table's, so it shows as numbers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.text import inert
+from storage.models import Campaign, Combatant, Fight, HealthEntry
+from wire.health import Health, Pool, descriptor
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+log = logging.getLogger("wire.fights")
+
+NEXT_ID = re.compile(r"wire:fight:(?P<fight>[0-9]+):(?P<step>[0-9]+):next")
+POOL_NAMES = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}
+
+
+def pool_text(health: Health, pool: Pool) -> str:
+    return f"{POOL_NAMES[pool]} {health.current(pool)}/{health.maximum(pool)}"
+
+
+def health_text(combatant: Combatant, *, numbers: bool) -> str:
+    """HP always; THP once it differs from its maximum; WP where the sheet tracks it."""
+    health = combatant.health
+    if combatant.is_npc and not numbers:
+        return "down" if health.down else descriptor(health.hp, health.hp_max)
+    parts = [pool_text(health, Pool.HP)]
+    if health.thp != health.thp_max:
+        parts.append(pool_text(health, Pool.THP))
+    if health.wp_max:
+        parts.append(pool_text(health, Pool.WP))
+    text = " · ".join(parts)
+    return f"{text} · **down**" if health.down else text
+
+
+def sees_numbers(campaign: Campaign, viewer: int | None) -> bool:
+    """Whether NPC health shows as numbers: for GMs, or for all if the campaign says so."""
+    return campaign.show_npc_health or (viewer is not None and campaign.is_gm(viewer))
+
+
+def health_line(entry: HealthEntry, *, numbers: bool) -> str:
+    """ "Goblin 2: HP 14 → 4", or "Goblin 2 is badly wounded" for players."""
+    change, name = entry.change, inert(entry.target_name)
+    if entry.is_npc and not numbers:
+        return f"{name} is {descriptor(change.after, entry.maximum)}."
+    pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
+    soaked = f" (armour took {change.armour})" if change.armour else ""
+    down = " · **down**" if change.after <= 0 < change.before else ""
+    return f"{name}: {pool} {change.before} → {change.after}{soaked}{down}"
+
+
+def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) -> discord.Embed:
+    """`numbers`: NPC health as numbers (for GMs, or a campaign that shows them)."""
+    state = f"ended after round {fight.round}" if fight.ended else f"round {fight.round}"
+    embed = discord.Embed(
+        title=clip(f"⚔️ {inert(fight.name)}: {state}", EMBED_TITLE_MAX), colour=NEUTRAL
+    )
+    current = fight.current()
+    lines = []
+    if not fight.combatants:
+        lines.append("Nobody yet. Players: `/fight join`. GMs: `/fight add npc:`.")
+    elif current is None and not fight.ended:
+        lines.append("Everyone in? A GM begins the first turn with **Next turn** or `/fight next`.")
+    for combatant in fight.order():
+        marker = "▶" if current is not None and combatant.id == current.id else "·"
+        effects = "".join(
+            f" · {inert(e.name)}" + (f" ({e.rounds_left})" if e.rounds_left is not None else "")
+            for e in combatant.effects
+        )
+        lines.append(
+            f"{marker} `{combatant.initiative.total(fight.round):>3}` **{inert(combatant.name)}**"
+            f" · {health_text(combatant, numbers=numbers)}{effects}"
+        )
+    embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+    if not fight.ended:
+        embed.set_footer(text="Next turn: the current combatant's player or a GM.")
+    return embed
+
+
+class NextButton(discord.ui.DynamicItem[discord.ui.Button], template=NEXT_ID):
+    """The tracker's Next turn button. Its custom id names the fight and the turn it was made
+    for, so a press from an earlier turn (or a second press at once) is refused."""
+
+    pattern = NEXT_ID
+
+    def __init__(self, fight_id: int, step: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Next turn",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wire:fight:{fight_id}:{step}:next",
+            )
+        )
+        self.fight_id, self.step = fight_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> NextButton:
+        return cls(int(match["fight"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        cog: Any = bot.get_cog("Fights")
+        await bot.tree.run(interaction, lambda: cog.press_next(interaction, self))
+
+
+def tracker_view(fight: Fight) -> discord.ui.View | None:
+    if fight.ended:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(NextButton(fight.id, fight.step))
+    return view
+
+
+async def refresh_tracker(bot: WireBot, fight: Fight, campaign: Campaign) -> None:
+    """Edit the fight's tracker message in place; post it again if it was deleted.
+
+    Never raises: the change it shows is stored already, and the next change tries again.
+    """
+    embed = tracker_embed(fight, campaign, numbers=campaign.show_npc_health)
+    view = tracker_view(fight)
+    channel = bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
+    if fight.tracker_message_id is not None:
+        try:
+            await channel.get_partial_message(fight.tracker_message_id).edit(embed=embed, view=view)
+            return
+        except discord.NotFound:
+            log.info("The tracker of fight %s was deleted; posting it again.", fight.id)
+        except discord.HTTPException as error:
+            log.warning("Could not edit the tracker of fight %s: %s", fight.id, error)
+            return
+    try:
+        message = await channel.send(embed=embed, view=view)
+    except discord.HTTPException as error:
+        log.warning("Could not post the tracker of fight %s: %s", fight.id, error)
+        return
+    await bot.store.set_tracker(fight.guild_id, fight.id, message.id)
