@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
 STORED = (
     "**What the bot keeps about you**, in every server you play in: your characters (their "
-    "sheets and notes), which one is active in each campaign, your crafting projects, the rolls "
-    "you made (the roll log behind /history), and the campaigns you are a GM of. It keeps them "
+    "sheets, notes and health), which one is active in each campaign, your crafting projects, "
+    "the rolls and changes of health you made (the log behind /history), the fights you are "
+    "in, and the campaigns you are a GM of. It keeps them "
     "until you delete them: `/character delete` one at a time, or `/privacy forget-me` all "
     "at once. It keeps no messages, no member lists and nothing from servers you do not use it "
     "in. NPCs belong to their campaign and stay when their GM leaves."

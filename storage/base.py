@@ -491,4 +491,5 @@ class Store(ABC):
     @abstractmethod
     async def delete_user_data(self, user_id: int) -> dict[str, int]:
         """Forget a Discord user in every guild: their characters, projects, active choices,
-        logged rolls and GM roles, in one transaction. Returns how many of each went."""
+        logged rolls and changes of health, GM roles, and their places in running fights, in
+        one transaction. Returns how many of each went."""

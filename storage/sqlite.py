@@ -1338,6 +1338,9 @@ class SqliteStore(SqliteFights, Store):
             "projects": "DELETE FROM craft_projects WHERE owner_id = ?",
             "active choices": "DELETE FROM active_characters WHERE user_id = ?",
             "GM roles": "DELETE FROM campaign_gms WHERE user_id = ?",
+            "health changes": "DELETE FROM health_log WHERE user_id = ?",
+            "combatants": "UPDATE combatants SET removed = 1, controller_id = NULL "
+            "WHERE controller_id = ? AND removed = 0",
             "characters": "DELETE FROM characters WHERE owner_id = ? AND is_npc = 0",
         }
         counts: dict[str, int] = {}

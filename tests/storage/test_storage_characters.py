@@ -209,6 +209,8 @@ async def test_delete_user_data_across_guilds(
         "projects": 1,
         "active choices": 2,  # Ash there, Keep here
         "GM roles": 1,
+        "health changes": 0,
+        "combatants": 0,
         "characters": 2,
     }
     assert PLAYER not in (await store.get_campaign_by_id(GUILD, here.id)).gm_ids
