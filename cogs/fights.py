@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from bot import WireBot
 
 MAX_COPIES = 20
+T = TypeVar("T")
 NO_FIGHT = "No fight is running in this channel. A GM starts one with /fight start."
 POOL_CHOICES = [
     app_commands.Choice(name="HP (lethal)", value="hp"),
@@ -99,6 +101,22 @@ def summary_embed(fight: Fight) -> discord.Embed:
         name="Down", value=clip(", ".join(down) or "nobody", EMBED_FIELD_VALUE_MAX), inline=False
     )
     return embed
+
+
+def health_options(amount: str) -> Callable[[T], T]:
+    """The options /health damage, heal and set share: who, how much, which pool."""
+
+    def apply(func: T) -> T:
+        func = app_commands.autocomplete(target=ac.combatants_or_characters)(func)
+        func = app_commands.choices(pool=POOL_CHOICES)(func)
+        func = app_commands.describe(
+            target="A combatant of this channel's fight, or a character",
+            amount=amount,
+            pool="Which pool (default HP)",
+        )(func)
+        return app_commands.guild_only()(func)
+
+    return apply
 
 
 class Fights(commands.GroupCog, group_name="fight"):
@@ -381,14 +399,7 @@ class Health(commands.GroupCog, group_name="health"):
                 await refresh_tracker(self.bot, updated, campaign)
 
     @app_commands.command(name="damage", description="Take health off a combatant or character")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        target="A combatant of this channel's fight, or a character",
-        amount="How much",
-        pool="Which pool (default HP)",
-    )
-    @app_commands.choices(pool=POOL_CHOICES)
-    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    @health_options(amount="How much")
     async def damage(
         self,
         interaction: discord.Interaction,
@@ -399,14 +410,7 @@ class Health(commands.GroupCog, group_name="health"):
         await self._change(interaction, "damage", target, amount, pool)
 
     @app_commands.command(name="heal", description="Give health back, up to the maximum")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        target="A combatant of this channel's fight, or a character",
-        amount="How much",
-        pool="Which pool (default HP)",
-    )
-    @app_commands.choices(pool=POOL_CHOICES)
-    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    @health_options(amount="How much")
     async def heal(
         self,
         interaction: discord.Interaction,
@@ -417,14 +421,7 @@ class Health(commands.GroupCog, group_name="health"):
         await self._change(interaction, "heal", target, amount, pool)
 
     @app_commands.command(name="set", description="Set a pool to a value (at most its maximum)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        target="A combatant of this channel's fight, or a character",
-        amount="The new value",
-        pool="Which pool (default HP)",
-    )
-    @app_commands.choices(pool=POOL_CHOICES)
-    @app_commands.autocomplete(target=ac.combatants_or_characters)
+    @health_options(amount="The new value")
     async def set_(
         self,
         interaction: discord.Interaction,
