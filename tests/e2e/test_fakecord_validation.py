@@ -178,11 +178,10 @@ def test_an_edit_may_be_empty_and_a_file_is_content() -> None:
     assert message_errors({"content": ""}, [upload], need_content=True) is None
 
 
-def test_fields_of_spaces_only_still_pass() -> None:
-    """The stand-in's one known gap (see ``validation._refused``): Discord refuses these."""
+def test_fields_of_spaces_only_are_refused_as_discord_does() -> None:
     body = {"embeds": [{"fields": [field("Notes", "   ")]}]}
     assert rules.message_problems(body) == ["embeds[0].fields[0].value must not be empty"]
-    assert message_errors(body, [], need_content=True) is None
+    assert message_errors(body, [], need_content=True) is not None
 
 
 def test_answer_is_discords_invalid_form_body() -> None:

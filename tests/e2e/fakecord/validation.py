@@ -43,32 +43,6 @@ def errors_tree(problems: Iterable[rules.Problem]) -> dict[str, Any]:
     return errors
 
 
-def _spaces_only(body: Mapping[str, Any], path: rules.BodyPath) -> bool:
-    """Whether the value at ``path`` in ``body`` is a non-empty string of whitespace only."""
-    node: Any = body
-    for part in path:
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            return False
-    return isinstance(node, str) and node != "" and not node.strip()
-
-
-def _refused(body: Mapping[str, Any]) -> list[rules.Problem]:
-    """The problems the stand-in answers 400 for: all of ``discord_rules``' but one.
-
-    Known gap, kept on purpose: Discord refuses an embed field name or value (or footer text,
-    author name) of spaces only, and ``discord_rules`` says so, but the stand-in has always let
-    it through, and WIRE's ``/character create`` sends such a "Notes" field for notes of spaces
-    (``test_bad_input_is_always_answered_without_errors``).  Drop this filter once WIRE stops.
-    """
-    return [
-        problem
-        for problem in rules.located_message_problems(body)
-        if not (problem.code == rules.REQUIRED and _spaces_only(body, problem.path))
-    ]
-
-
 def message_errors(
     body: Mapping[str, Any], files: Sequence[UploadedFile], *, need_content: bool
 ) -> dict[str, Any] | None:
@@ -77,7 +51,7 @@ def message_errors(
     ``need_content``: the request creates a message (not an edit), which must carry something:
     content, embeds, components, files, a poll or stickers.
     """
-    errors = errors_tree(_refused(body))
+    errors = errors_tree(rules.located_message_problems(body))
     has_something = (
         body.get("content")
         or body.get("embeds")
