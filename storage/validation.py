@@ -8,6 +8,7 @@ store call turns the first one into an InvalidValue with a fix attached.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 from storage.errors import InvalidValue
 from storage.models import (
@@ -31,10 +32,45 @@ STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX
 STAT_COUNTS = {"attribute": MAX_ATTRIBUTES, "skill": MAX_SKILLS}
 
 
+@dataclass(frozen=True, slots=True)
+class LongNumber:
+    """A number in an import too long to be any value the bot takes, kept as its length only.
+
+    Made into an int, 5,000 digits would stop json.loads with a ValueError (Python refuses more
+    than 4,300) and shorter ones would still cost time that grows with the square of the length;
+    the import reader keeps its length, so the problem can be named where it is.
+    """
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+@dataclass(frozen=True, slots=True)
+class NotANumber:
+    """NaN, Infinity or -Infinity: Python's json reads them, but JSON has no such values."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+UNPAIRED_SURROGATE = "a lone \\ud800-\\udfff escape, which is no character and cannot be stored"
+
+
+def _has_surrogate(text: str) -> bool:
+    # JSON's \ud83d alone is read into a str that UTF-8, and so SQLite, cannot take.
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
 def type_name(value: object) -> str:
     """How a JSON value's type reads to someone who wrote the file by hand."""
     if value is None:
         return "null"
+    if isinstance(value, LongNumber | NotANumber):
+        return repr(value)
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
@@ -61,11 +97,17 @@ def name_problem(value: object) -> str | None:
         return f"the name is {len(name)} characters long, the limit is {NAME_MAX}"
     if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
         return "the name contains a line break or another control character"
+    if _has_surrogate(name):
+        return f"the name contains {UNPAIRED_SURROGATE}"
     return None
 
 
 def int_problem(value: object, low: int, high: int) -> str | None:
     """Why `value` is not a whole number in low..high, or None. true/false are not numbers."""
+    if isinstance(value, LongNumber):
+        return f"the number has {value.digits:,} digits; values go from {low} to {high}"
+    if isinstance(value, NotANumber):
+        return f"{value.text} is not a number JSON has; values go from {low} to {high}"
     if isinstance(value, bool) or not isinstance(value, int):
         return f"expected a whole number, got {type_name(value)}"
     if value < low:
@@ -80,6 +122,8 @@ def notes_problem(value: object) -> str | None:
         return f"expected text, got {type_name(value)}"
     if len(value) > NOTES_MAX:
         return f"{len(value)} characters is over the limit of {NOTES_MAX}"
+    if _has_surrogate(value):
+        return f"the notes contain {UNPAIRED_SURROGATE}"
     return None
 
 
