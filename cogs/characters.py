@@ -31,7 +31,7 @@ from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text
 from storage.errors import StorageError
 from storage.models import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
-from storage.transfer import MAX_IMPORT_BYTES
+from storage.transfer import MAX_IMPORT_BYTES, read_import
 from wire import limits
 from wire.health import DamageKind, Pool
 
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bot import WireBot
 
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
+IMPORT_RUNNING = "An import of yours is already running; wait for it to finish."
 
 
 def _table(values: dict[str, int]) -> str:
@@ -101,6 +102,8 @@ class Characters(commands.GroupCog, group_name="character"):
 
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
+        self.importing: set[int] = set()
+        """Users with an import in flight: one each, so nobody queues up a pile of big files."""
         super().__init__()
 
     async def _target(self, roller: Roller, name: str | None) -> Character:
@@ -453,15 +456,25 @@ class Characters(commands.GroupCog, group_name="character"):
             raise UserError(
                 f"{inert(file.filename)} is {file.size:,} bytes; an import takes at most 1 MiB."
             )
-        roller = await load_roller(self.bot, interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = interaction.user.id
+        if user in self.importing:
+            raise UserError(IMPORT_RUNNING)
+        self.importing.add(user)
         try:
-            raw = await file.read()
-        except discord.HTTPException as error:
-            raise UserError("Could not download the file from Discord; try again.") from error
-        imported = await self.bot.store.import_data(
-            roller.guild_id, roller.campaign.id, roller.user_id, raw, replace=replace
-        )
+            roller = await load_roller(self.bot, interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                raw = await file.read()
+            except discord.HTTPException as error:
+                raise UserError("Could not download the file from Discord; try again.") from error
+            # Read in a worker process before queueing for the store: on the event loop (or a
+            # thread holding the GIL) a big file would hold up every other guild's rolls.
+            plan = await read_import(raw)
+            imported = await self.bot.store.import_data(
+                roller.guild_id, roller.campaign.id, roller.user_id, plan, replace=replace
+            )
+        finally:
+            self.importing.discard(user)
         names = ", ".join(inert(c.name) for c in imported[:20])
         more = f" and {len(imported) - 20} more" if len(imported) > 20 else ""
         await interaction.followup.send(

@@ -4,12 +4,19 @@ An attack on a player character waits for that player: the bot posts the attack 
 Dodge (and Block with a shield) buttons. The attack waits in the database, not in memory, and the
 buttons are `DynamicItem`s whose custom id names it, so they keep working after a restart; a
 press after the time limit turns the message into a note that the attack expired.
+
+A press settles the attack in the database first (the defence logged, the attack marked, in one
+transaction) and updates the message after; so the message is the part that can fail. If it
+does, the message is edited through its channel instead, and whatever was left behind, a later
+press on a settled attack is refused and takes the buttons away. The expiry sweep closes the
+attacks nobody answered, all of them, and one that fails never stops it.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -45,7 +52,7 @@ from cogs.utils.rolling import (
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
 from cogs.utils.text import inert, quoted
 from cogs.utils.tracker import health_line, refresh_tracker
-from storage.errors import NotFound
+from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
     Blow,
     Campaign,
@@ -76,6 +83,15 @@ SQLITE_MAX_INTEGER = 2**63 - 1
 UNRESOLVED = Degrees(success=True, raw=0, capped=0)
 """Degrees logged with an attack in the waiting state; its defence roll has the real ones."""
 ALREADY_SETTLED = "This attack was already resolved or has expired."
+ALREADY_RESOLVED = "This attack was already resolved."
+NOT_THIS_ATTACK = "This button does not belong to this attack."
+SWEEP_BATCH = 50
+"""Expired attacks read at a time; each is then settled in a transaction of its own, so rolls
+get the store between two of them."""
+SWEEP_MAX = 500
+SWEEP_SECONDS = 30.0
+"""A sweep stops after SWEEP_MAX attacks or this long, whichever comes first; the next one (a
+minute later) goes on where it stopped."""
 
 
 def stored_roll(roll: Roll) -> StoredRoll:
@@ -466,28 +482,34 @@ class Combat(commands.Cog):
         self, interaction: discord.Interaction, pending_id: int, defence: Defence
     ) -> None:
         store = self.bot.store
-        if interaction.guild_id is None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
             raise UserError("This button works in a server channel.")
-        if pending_id > SQLITE_MAX_INTEGER:
-            raise UserError(ALREADY_SETTLED)
-        pending = await store.get_pending(interaction.guild_id, pending_id)
+        pending = None
+        if pending_id <= SQLITE_MAX_INTEGER:
+            pending = await store.get_pending(guild_id, pending_id)
         if pending is None or pending.kind != PendingAttack.KIND:
-            raise UserError(ALREADY_SETTLED)
+            await self._refuse_stale(interaction, pending_id, ALREADY_SETTLED)
+            return
+        if not _shows(interaction.message, pending):
+            raise UserError(NOT_THIS_ATTACK)  # and the message pressed is left as it is
         payload = PendingAttack.from_payload(pending.payload)
-        campaign = await store.get_campaign_by_id(interaction.guild_id, pending.campaign_id)
+        campaign = await store.get_campaign_by_id(guild_id, pending.campaign_id)
         presser = actor_of(interaction)
         if presser != payload.target_owner and not campaign.is_gm(presser):
             raise UserError(
                 f"Only {inert(payload.target)}'s player or a GM can choose this defence."
             )
         if self.bot.now() >= pending.expires_at:
-            if await store.settle_pending(interaction.guild_id, pending_id, RollState.EXPIRED):
-                await interaction.response.edit_message(embed=expired_embed(payload), view=None)
-                return
-            raise UserError(ALREADY_SETTLED)
-        defender = await store.get_character_by_id(
-            interaction.guild_id, campaign.id, payload.target_id
-        )
+            await self._close(interaction, guild_id, pending_id, expired_embed(payload))
+            return
+        try:
+            defender = await store.get_character_by_id(guild_id, campaign.id, payload.target_id)
+        except NotFound:
+            gone = f"{payload.target} no longer exists, so nobody can defend against this attack."
+            embed = expired_embed(payload, gone)
+            await self._close(interaction, guild_id, pending_id, embed, note=gone)
+            return
         defence_mods = defence_modifiers(defender, defence)
         attack = roll_of(payload.attack)
         defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
@@ -499,7 +521,7 @@ class Combat(commands.Cog):
             defender,
             defender.name,
             presser,
-            interaction.guild_id,
+            guild_id,
             interaction.channel_id or payload.channel_id,
         )
         record = record_for(
@@ -519,10 +541,9 @@ class Combat(commands.Cog):
             degrees=result.degrees,
             damage=result.damage.amount,
         )
-        if not await store.settle_pending(
-            interaction.guild_id, pending_id, RollState.DEFENDED, record
-        ):
-            raise UserError("This attack was already resolved.")
+        if not await store.settle_pending(guild_id, pending_id, RollState.DEFENDED, record):
+            await self._refuse_stale(interaction, pending_id, ALREADY_RESOLVED)
+            return
         embed = combat_embed(
             payload.attacker,
             result,
@@ -540,21 +561,110 @@ class Combat(commands.Cog):
                 embed.add_field(
                     name="Health", value=health_line(health, numbers=True), inline=False
                 )
-        await interaction.response.edit_message(embed=embed, view=None)
+        await self._show_settled(interaction, embed)
+
+    async def _close(
+        self,
+        interaction: discord.Interaction,
+        guild_id: int,
+        pending_id: int,
+        embed: discord.Embed,
+        *,
+        note: str | None = None,
+    ) -> None:
+        """Settle the attack as expired and show it so; if another press settled it first, say
+        so instead."""
+        if not await self.bot.store.settle_pending(guild_id, pending_id, RollState.EXPIRED):
+            await self._refuse_stale(interaction, pending_id, ALREADY_SETTLED)
+            return
+        await self._show_settled(interaction, embed)
+        if note and interaction.response.is_done():
+            await interaction.followup.send(note, ephemeral=True)
+
+    async def _show_settled(self, interaction: discord.Interaction, embed: discord.Embed) -> None:
+        """Replace the buttons with the outcome; the attack is settled already, so a failed
+        update must not leave buttons that look alive."""
+        try:
+            await interaction.response.edit_message(embed=embed, view=None)
+            return
+        except discord.HTTPException as error:
+            failure = error
+        message = interaction.message
+        if message is None:
+            return
+        try:
+            await message.edit(embed=embed, view=None)
+        except discord.HTTPException as error:
+            log.warning(
+                "Attack message %s keeps its buttons until the next press (%s; then %s)",
+                message.id,
+                failure,
+                error,
+            )
+        else:
+            log.warning("Updated attack message %s through its channel (%s)", message.id, failure)
+
+    async def _refuse_stale(
+        self, interaction: discord.Interaction, pending_id: int, note: str
+    ) -> None:
+        """A press on an attack settled already: take the buttons away, then say why.
+
+        Only from a message whose buttons are all this attack's: anything else is a press the
+        message could not have sent, and is refused without touching it.
+        """
+        if _defence_ids(interaction.message) != {pending_id}:
+            raise UserError(NOT_THIS_ATTACK if interaction.message is not None else note)
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(note, ephemeral=True)
 
     # ---- expiry ------------------------------------------------------------------------------
     @tasks.loop(minutes=1)
     async def expire_attacks(self) -> None:
-        await self.sweep_expired()
+        try:
+            await self.sweep_expired()
+        except Exception:  # discord.ext.tasks ends a loop for good on an unhandled error
+            log.exception("The expiry sweep failed; it runs again in a minute")
 
-    async def sweep_expired(self) -> None:
-        """Turn attacks nobody defended in time into a note, so no buttons linger forever."""
-        for pending in await self.bot.store.expired_pending(self.bot.now()):
-            if not await self.bot.store.settle_pending(
-                pending.guild_id, pending.id, RollState.EXPIRED
-            ):
-                continue
-            await self._mark_expired(pending)
+    async def sweep_expired(self) -> int:
+        """Close attacks nobody defended in time, so no buttons linger; how many it closed.
+
+        All of them, batch after batch, up to SWEEP_MAX or SWEEP_SECONDS per sweep. One that
+        fails (a busy database, a message that cannot be edited, any error) is logged and left
+        for the next sweep; the others go on.
+        """
+        store = self.bot.store
+        stop_at = time.monotonic() + SWEEP_SECONDS
+        failed: set[int] = set()
+        closed = 0
+        while closed < SWEEP_MAX and time.monotonic() < stop_at:
+            try:
+                found = await store.expired_pending(self.bot.now(), SWEEP_BATCH + len(failed))
+            except Busy:
+                log.warning("Expiry sweep: the database is busy; trying again in a minute")
+                break
+            batch = [pending for pending in found if pending.id not in failed]
+            if not batch:
+                break
+            for pending in batch:
+                try:
+                    if not await store.settle_pending(
+                        pending.guild_id, pending.id, RollState.EXPIRED
+                    ):
+                        continue  # a press settled it meanwhile
+                except Busy:
+                    log.warning("Expiry sweep: database busy for attack %s; later", pending.id)
+                    failed.add(pending.id)
+                    continue
+                except Exception:
+                    log.exception("Expiry sweep: could not close attack %s", pending.id)
+                    failed.add(pending.id)
+                    continue
+                closed += 1
+                try:
+                    await self._mark_expired(pending)
+                except Exception:
+                    log.exception("Expiry sweep: attack %s closed, its message not", pending.id)
+        return closed
 
     @expire_attacks.before_loop
     async def _before_expiry(self) -> None:
@@ -566,9 +676,14 @@ class Combat(commands.Cog):
         channel = self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id)
         message = channel.get_partial_message(pending.message_id)
         try:
-            await message.edit(
-                embed=expired_embed(PendingAttack.from_payload(pending.payload)), view=None
-            )
+            embed: discord.Embed | None = expired_embed(PendingAttack.from_payload(pending.payload))
+        except InvalidValue:  # written by another version: the buttons still go
+            embed = None
+        try:
+            if embed is None:
+                await message.edit(view=None)
+            else:
+                await message.edit(embed=embed, view=None)
         except discord.HTTPException as error:
             log.info("Could not mark attack %s expired: %s", pending.id, error)
 
@@ -584,7 +699,35 @@ def attacker_in(fight: Fight, roller: Roller) -> int | None:
     return fight.current_id if fight.current_id in mine else mine[0]
 
 
-def expired_embed(payload: PendingAttack) -> discord.Embed:
+def _shows(message: discord.Message | None, pending: PendingAction) -> bool:
+    """Whether a press comes from the message that shows this attack, as far as it can tell.
+
+    Discord sends a press with the message that carries the button, so a mismatch is a forged
+    press (or a bug): acting on it would resolve one attack and overwrite another's message.
+    """
+    if message is None:
+        return pending.message_id is None
+    if pending.message_id is not None and message.id != pending.message_id:
+        return False
+    return _defence_ids(message) == {pending.id}
+
+
+def _defence_ids(message: discord.Message | None) -> set[int]:
+    """The pending attacks the defence buttons on a message are for."""
+    if message is None:
+        return set()
+    found = set()
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            match = DEFENCE_ID.fullmatch(getattr(child, "custom_id", None) or "")
+            if match:
+                found.add(int(match["pending"]))
+    return found
+
+
+def expired_embed(
+    payload: PendingAttack, reason: str = "No defence was chosen in time."
+) -> discord.Embed:
     attack = roll_of(payload.attack)
     embed = discord.Embed(
         title=clip(
@@ -592,8 +735,7 @@ def expired_embed(payload: PendingAttack) -> discord.Embed:
             EMBED_TITLE_MAX,
         ),
         description=(
-            f"No defence was chosen in time. To settle it by hand: "
-            f"`/defend vs:{attack.total} base:{payload.base}`"
+            f"{reason} To settle it by hand: `/defend vs:{attack.total} base:{payload.base}`"
         ),
         colour=FAILURE,
     )

@@ -31,6 +31,7 @@ from storage.models import (
     TurnChange,
     Weapon,
 )
+from storage.transfer import ImportPlan
 from wire.health import DamageKind, Pool
 
 
@@ -477,15 +478,21 @@ class Store(ABC):
         guild_id: int,
         campaign_id: int,
         actor_id: int,
-        data: dict[str, Any] | bytes | str,
+        data: ImportPlan | dict[str, Any] | bytes | str,
         *,
         replace: bool = False,
     ) -> list[Character]:
-        """Import a character or campaign export into this campaign.
+        """Import a character or campaign export into this campaign; the sheets as stored.
 
-        Validates everything first and raises ImportRejected listing every problem; a rejected
-        import writes nothing. Imported player characters are owned by the actor; NPCs need a GM.
-        Existing names: NameTaken unless `replace` (owner/GM rules still apply).
+        `data` is the export (read and validated first, off the event loop, with
+        `storage.transfer.read_import`), or the ImportPlan that function returned: the cog
+        reads the file before it waits for the store, and a plan is taken as validated.
+        ImportRejected lists the problems; a rejected import writes nothing. Imported player
+        characters are owned by the actor; NPCs need a GM. Existing names: NameTaken unless
+        `replace` (owner/GM rules still apply; a replaced sheet keeps its id and owner).
+
+        The write is one transaction of a few statements whatever the import's size, and
+        imports take turns, so a roll waits for one import's write at most.
         """
 
     @abstractmethod

@@ -39,6 +39,10 @@ class ImportRejected(StorageError):
         more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
         super().__init__(f"Import rejected, nothing was written: {shown}{more}")
 
+    def __reduce__(self) -> tuple[type[ImportRejected], tuple[list[str]]]:
+        # Raised in the worker process that reads imports, and pickled back from there.
+        return type(self), (self.problems,)
+
 
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of the bot than this one."""

@@ -33,9 +33,9 @@ MAX_WEAPONS = 10
 
 
 MAX_CAMPAIGNS_PER_GUILD = 50
-MAX_CHARACTERS_PER_CAMPAIGN = 500
-"""Player characters in one campaign."""
-MAX_NPCS_PER_CAMPAIGN = 500
+MAX_CHARACTERS_PER_CAMPAIGN = 1000
+"""Player characters in one campaign (as many as one import may bring)."""
+MAX_NPCS_PER_CAMPAIGN = 1000
 MAX_OPEN_PROJECTS_PER_USER = 25
 """Unfinished crafting projects of one user in one campaign."""
 

@@ -107,6 +107,62 @@ ON CONFLICT (character_id, name_key) DO UPDATE
        attribute = excluded.attribute, skill = excluded.skill, kind = excluded.kind
 """
 
+# An import's statements take all rows of a table as one JSON text (see sqlite._import_rows):
+# one statement each, whatever the import's size, which SQLite runs without taking Python's GIL.
+_IMPORTED_KEYS = "SELECT value FROM json_each(?2)"
+
+IMPORT_CLASHES = f"""
+SELECT json_group_array(json_array(name_key, id, name, owner_id, is_npc)) FROM characters
+ WHERE campaign_id = ?1 AND name_key IN ({_IMPORTED_KEYS})
+"""
+"""One row whatever the number: a row each would be a trip back to Python each."""
+
+IMPORT_CLEAR_STATS = f"""
+DELETE FROM character_stats WHERE character_id IN
+    (SELECT id FROM characters WHERE campaign_id = ?1 AND name_key IN ({_IMPORTED_KEYS}))
+"""
+
+IMPORT_CLEAR_WEAPONS = f"""
+DELETE FROM weapons WHERE character_id IN
+    (SELECT id FROM characters WHERE campaign_id = ?1 AND name_key IN ({_IMPORTED_KEYS}))
+"""
+
+IMPORT_CHARACTERS = """
+INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes)
+SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2,
+       json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]')
+  FROM json_each(?3) WHERE true
+    ON CONFLICT (campaign_id, name_key) DO UPDATE
+   SET name = excluded.name, is_npc = excluded.is_npc, shield = excluded.shield,
+       notes = excluded.notes
+"""
+"""New sheets are the importer's; a replaced one keeps its id and owner."""
+
+IMPORT_STATS = """
+INSERT INTO character_stats (character_id, kind, name_key, name, value, position)
+SELECT ch.id, json_extract(s.value, '$[1]'), json_extract(s.value, '$[2]'),
+       json_extract(s.value, '$[3]'), json_extract(s.value, '$[4]'),
+       json_extract(s.value, '$[5]')
+  FROM json_each(?2) AS s
+  CROSS JOIN characters AS ch
+    ON ch.campaign_id = ?1 AND ch.name_key = json_extract(s.value, '$[0]')
+"""
+
+IMPORT_WEAPONS = """
+INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position)
+SELECT ch.id, json_extract(w.value, '$[1]'), json_extract(w.value, '$[2]'),
+       json_extract(w.value, '$[3]'), json_extract(w.value, '$[4]'),
+       json_extract(w.value, '$[5]'), json_extract(w.value, '$[6]')
+  FROM json_each(?2) AS w
+  CROSS JOIN characters AS ch
+    ON ch.campaign_id = ?1 AND ch.name_key = json_extract(w.value, '$[0]')
+"""
+
+IMPORT_WRITTEN = f"""
+SELECT json_group_object(name_key, json_array(id, owner_id)) FROM characters
+ WHERE campaign_id = ?1 AND name_key IN ({_IMPORTED_KEYS})
+"""
+
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
     total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
     interaction_id, created_at, id, state, pending_id"""

@@ -1,6 +1,9 @@
 """Export and import of characters and campaigns as versioned JSON, and import validation.
 
 Pure functions, no database: the store calls them, and the tests check every rule without one.
+`read_import` runs the validation in a worker process (storage/offload.py): reading a 1 MiB
+file takes long enough (around 100 ms, more for a hostile one) that on the event loop, or on a
+thread holding the GIL, it would delay every other guild's rolls.
 
 Format version 1. A character export::
 
@@ -46,6 +49,13 @@ Unknown fields are errors, so a typo ("skils") is reported rather than silently 
 ids, crafting projects and the roll log are not exported: an import lands in the importing
 server's campaign, owned by the importing user. Input is capped at 1 MiB and 1,000 characters.
 
+Every problem is reported with its path, but the reading stops at the first limit passed (the
+size, the number of characters, a sheet's number of attributes, skills or weapons, and
+MAX_IMPORT_PROBLEMS problems), so an oversized file costs no more than reading up to the limit.
+Numbers are never longer than the largest value allowed (two digits) nor NaN or Infinity: such
+a number is refused where it stands, and is never made into a Python int (5,000 digits would
+make json.loads raise).
+
 A reader of version N accepts exactly version N; a later format gets a new number and this module
 a converter from the old one.
 """
@@ -58,11 +68,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from storage import offload
 from storage.errors import ImportRejected
 from storage.models import (
     BASE_MAX,
     BASE_MIN,
     MAX_WEAPONS,
+    SKILL_MAX,
+    SKILL_MIN,
+    STAT_MAX,
+    STAT_MIN,
     Campaign,
     Character,
     Weapon,
@@ -70,6 +85,8 @@ from storage.models import (
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
+    LongNumber,
+    NotANumber,
     int_problem,
     name_problem,
     normal_text,
@@ -82,6 +99,17 @@ VERSION = 1
 KINDS = ("character", "campaign")
 MAX_IMPORT_BYTES = 1024 * 1024
 MAX_IMPORT_CHARACTERS = 1000
+MAX_IMPORT_PROBLEMS = 100
+"""Past this many problems the file is not worth reading further."""
+LONGEST_NUMBER = max(
+    len(str(abs(n)))
+    for n in (VERSION, STAT_MIN, STAT_MAX, SKILL_MIN, SKILL_MAX, BASE_MIN, BASE_MAX)
+)
+"""Digits of the largest value any number in the format may take; a longer one is refused."""
+MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS)
+"""The most JSON objects a valid file holds: the document, the campaign, and per character the
+sheet, its attributes, its skills and its weapons. Counting them stops a file of a million `{}`
+while it is parsed, before it costs a million Python dicts."""
 
 _HEADER_FIELDS = ("format", "version", "kind", "exported_at")
 _BODY_FIELDS = {"character": ("character",), "campaign": ("campaign", "characters")}
@@ -145,6 +173,27 @@ def campaign_document(
 # ---- import validation ----------------------------------------------------------------------
 
 
+async def read_import(data: dict[str, Any] | bytes | str) -> ImportPlan:
+    """`parse_import` in a worker process, so the bot goes on answering meanwhile."""
+    return await offload.run(parse_import, data)
+
+
+class _LimitPassed(Exception):
+    """A limit was passed: the check ends with the problems found so far."""
+
+
+def _whole_number(text: str) -> int | LongNumber:
+    digits = len(text) - text.startswith("-")
+    return LongNumber(digits) if digits > LONGEST_NUMBER else int(text)
+
+
+def _fraction(text: str) -> float | LongNumber:
+    # No fraction is ever valid; a long one is measured for the message, never converted.
+    if len(text) > 40:
+        return LongNumber(sum(ch.isdigit() for ch in text))
+    return float(text)
+
+
 class _JsonObject(dict):
     """A parsed JSON object that remembers keys written twice (json keeps only the last)."""
 
@@ -161,8 +210,12 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
     return result
 
 
+class _TooManyObjects(Exception):
+    """Raised from inside json.loads, which is the only way to stop it early."""
+
+
 def parse_import(data: dict[str, Any] | bytes | str) -> ImportPlan:
-    """The import plan, or ImportRejected listing every problem found."""
+    """The import plan, or ImportRejected listing the problems found (see check_import)."""
     plan, problems = check_import(data)
     if problems or plan is None:
         raise ImportRejected(problems or ["input: nothing to import"])
@@ -170,10 +223,16 @@ def parse_import(data: dict[str, Any] | bytes | str) -> ImportPlan:
 
 
 def check_import(data: dict[str, Any] | bytes | str) -> tuple[ImportPlan | None, list[str]]:
-    """Validate an export document; return the plan (None if any problem) and every problem."""
+    """Validate an export document; return the plan (None if any problem) and the problems.
+
+    Every problem up to the first limit passed (see the module's docstring), where it stops.
+    """
     checker = _Checker()
-    document = checker.load(data)
-    plan = checker.document(document) if document is not None else None
+    try:
+        document = checker.load(data)
+        plan = checker.document(document) if document is not None else None
+    except _LimitPassed:
+        plan = None
     return (plan if not checker.problems else None), checker.problems
 
 
@@ -183,6 +242,16 @@ class _Checker:
 
     def problem(self, path: str, text: str) -> None:
         self.problems.append(f"{path}: {text}")
+        if len(self.problems) >= MAX_IMPORT_PROBLEMS:
+            self.problems.append(
+                f"input: stopped reading after {MAX_IMPORT_PROBLEMS} problems; fix these first"
+            )
+            raise _LimitPassed
+
+    def limit(self, path: str, text: str) -> None:
+        """Report a limit passed, and stop reading: what lies past it is not worth checking."""
+        self.problem(path, text)
+        raise _LimitPassed
 
     # -- raw input --------------------------------------------------------------------------
     def load(self, data: dict[str, Any] | bytes | str) -> Any:
@@ -192,23 +261,42 @@ class _Checker:
             except (TypeError, ValueError) as exc:
                 self.problem("input", f"not JSON data ({exc})")
                 return None
-            if self._too_big(size):
-                return None
+            self._too_big(size)
             return data
         if isinstance(data, str):
             data = data.encode()
         if not isinstance(data, bytes | bytearray):
             self.problem("input", f"expected JSON text, got {type(data).__name__}")
             return None
-        if self._too_big(len(data)):
-            return None
+        self._too_big(len(data))
         try:
             text = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError:
             self.problem("input", "not UTF-8 text; save the file as UTF-8")
             return None
+        objects = 0
+
+        def counted_object(pairs: list[tuple[str, Any]]) -> _JsonObject:
+            nonlocal objects
+            objects += 1
+            if objects > MAX_IMPORT_OBJECTS:
+                raise _TooManyObjects
+            return _object_pairs(pairs)
+
         try:
-            return json.loads(text, object_pairs_hook=_object_pairs)
+            return json.loads(
+                text,
+                object_pairs_hook=counted_object,
+                parse_int=_whole_number,
+                parse_float=_fraction,
+                parse_constant=NotANumber,
+            )
+        except _TooManyObjects:
+            self.limit(
+                "input",
+                f"more than {MAX_IMPORT_OBJECTS:,} JSON objects, more than "
+                f"{MAX_IMPORT_CHARACTERS:,} characters can hold; is this a WIRE bot export?",
+            )
         except json.JSONDecodeError as exc:
             self.problem(
                 "input", f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
@@ -218,13 +306,9 @@ class _Checker:
             self.problem("input", "nested too deeply")
             return None
 
-    def _too_big(self, size: int) -> bool:
+    def _too_big(self, size: int) -> None:
         if size > MAX_IMPORT_BYTES:
-            self.problem(
-                "input", f"{size:,} bytes is over the limit of 1 MiB ({MAX_IMPORT_BYTES:,})"
-            )
-            return True
-        return False
+            self.limit("input", f"{size:,} bytes is over the limit of 1 MiB ({MAX_IMPORT_BYTES:,})")
 
     # -- structure --------------------------------------------------------------------------
     def obj(self, value: Any, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
@@ -299,7 +383,7 @@ class _Checker:
             self.problem("characters", f"expected a list, got {type_name(entries)}")
             return None
         if len(entries) > MAX_IMPORT_CHARACTERS:
-            self.problem(
+            self.limit(
                 "characters", f"{len(entries)} entries is over the limit of {MAX_IMPORT_CHARACTERS}"
             )
         sheets: list[Character] = []
@@ -364,7 +448,7 @@ class _Checker:
         for key in getattr(value, "repeated", []):
             self.problem(f"{path}.{_show(key)}", "written twice; keep one")
         if len(value) > STAT_COUNTS[kind]:
-            self.problem(path, f"{len(value)} entries is over the limit of {STAT_COUNTS[kind]}")
+            self.limit(path, f"{len(value)} entries is over the limit of {STAT_COUNTS[kind]}")
         low, high = STAT_RANGES[kind]
         result: dict[str, int] = {}
         seen: dict[str, str] = {}
@@ -393,7 +477,7 @@ class _Checker:
             self.problem(path, f"expected a list, got {type_name(value)}")
             return []
         if len(value) > MAX_WEAPONS:
-            self.problem(path, f"{len(value)} entries is over the limit of {MAX_WEAPONS}")
+            self.limit(path, f"{len(value)} entries is over the limit of {MAX_WEAPONS}")
         result: list[Weapon] = []
         seen: dict[str, str] = {}
         for index, entry in enumerate(value):

@@ -33,10 +33,45 @@ STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX
 STAT_COUNTS = {"attribute": MAX_ATTRIBUTES, "skill": MAX_SKILLS}
 
 
+@dataclass(frozen=True, slots=True)
+class LongNumber:
+    """A number in an import too long to be any value the bot takes, kept as its length only.
+
+    Made into an int, 5,000 digits would stop json.loads with a ValueError (Python refuses more
+    than 4,300) and shorter ones would still cost time that grows with the square of the length;
+    the import reader keeps its length, so the problem can be named where it is.
+    """
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+@dataclass(frozen=True, slots=True)
+class NotANumber:
+    """NaN, Infinity or -Infinity: Python's json reads them, but JSON has no such values."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+UNPAIRED_SURROGATE = "a lone \\ud800-\\udfff escape, which is no character and cannot be stored"
+
+
+def _has_surrogate(text: str) -> bool:
+    # JSON's \ud83d alone is read into a str that UTF-8, and so SQLite, cannot take.
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
 def type_name(value: object) -> str:
     """How a JSON value's type reads to someone who wrote the file by hand."""
     if value is None:
         return "null"
+    if isinstance(value, LongNumber | NotANumber):
+        return repr(value)
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
@@ -130,6 +165,10 @@ def name_problem(value: object) -> str | None:
 
 def int_problem(value: object, low: int, high: int) -> str | None:
     """Why `value` is not a whole number in low..high, or None. true/false are not numbers."""
+    if isinstance(value, LongNumber):
+        return f"the number has {value.digits:,} digits; values go from {low} to {high}"
+    if isinstance(value, NotANumber):
+        return f"{value.text} is not a number JSON has; values go from {low} to {high}"
     if isinstance(value, bool) or not isinstance(value, int):
         return f"expected a whole number, got {type_name(value)}"
     if value < low:

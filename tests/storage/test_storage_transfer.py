@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import pickle
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,8 @@ from storage.testing import GM, GUILD, PLAYER
 from storage.transfer import (
     MAX_IMPORT_BYTES,
     MAX_IMPORT_CHARACTERS,
+    MAX_IMPORT_OBJECTS,
+    MAX_IMPORT_PROBLEMS,
     character_data,
     character_document,
     check_import,
@@ -147,27 +151,82 @@ def test_every_problem_is_reported_at_once_with_its_path() -> None:
     assert f"(and {len(found) - 10} more)" in str(raised.value)
 
 
-def test_too_many_entries() -> None:
-    many = sheet(
-        "Ash",
-        attributes={f"A{i}": 1 for i in range(MAX_ATTRIBUTES + 1)},
-        skills={f"S{i}": 1 for i in range(MAX_SKILLS + 1)},
-        weapons=[
-            {"name": f"W{i}", "base": 1, "attribute": "S", "skill": "M"}
-            for i in range(MAX_WEAPONS + 1)
-        ],
-    )
-    assert problems(campaign_doc(many)) == [
+def test_too_many_entries_stops_the_reading_at_the_first_limit() -> None:
+    attributes = {f"A{i}": 1 for i in range(MAX_ATTRIBUTES + 1)}
+    skills = {f"S{i}": 1 for i in range(MAX_SKILLS + 1)}
+    weapons = [
+        {"name": f"W{i}", "base": 1, "attribute": "S", "skill": "M"} for i in range(MAX_WEAPONS + 1)
+    ]
+    over = sheet("Ash", attributes=attributes, skills=skills, weapons=weapons, notes=5)
+    # The notes' problem comes before the limit, the rest of the file is not read.
+    assert problems(campaign_doc(over, sheet("Bo", notes=5))) == [
+        "characters[0].notes: expected text, got a whole number",
         f"characters[0].attributes: {MAX_ATTRIBUTES + 1} entries is over the limit of "
         f"{MAX_ATTRIBUTES}",
-        f"characters[0].skills: {MAX_SKILLS + 1} entries is over the limit of {MAX_SKILLS}",
-        f"characters[0].weapons: {MAX_WEAPONS + 1} entries is over the limit of {MAX_WEAPONS}",
+    ]
+    assert problems(campaign_doc(sheet(skills=skills))) == [
+        f"characters[0].skills: {MAX_SKILLS + 1} entries is over the limit of {MAX_SKILLS}"
+    ]
+    assert problems(campaign_doc(sheet(weapons=weapons))) == [
+        f"characters[0].weapons: {MAX_WEAPONS + 1} entries is over the limit of {MAX_WEAPONS}"
     ]
     crowd = campaign_doc(*({"name": f"C{i}"} for i in range(MAX_IMPORT_CHARACTERS + 1)))
     assert problems(crowd) == [
         f"characters: {MAX_IMPORT_CHARACTERS + 1} entries is over the limit of "
         f"{MAX_IMPORT_CHARACTERS}"
     ]
+
+
+def test_problems_stop_at_the_limit() -> None:
+    found = problems(campaign_doc(*({"name": f"C{i}", "shield": 1} for i in range(500))))
+    assert len(found) == MAX_IMPORT_PROBLEMS + 1
+    assert found[-1] == (
+        f"input: stopped reading after {MAX_IMPORT_PROBLEMS} problems; fix these first"
+    )
+
+
+def test_a_file_of_empty_objects_stops_while_it_is_parsed() -> None:
+    raw = b'{"format": "wire-bot", "version": 1, "kind": "campaign", "characters": ['
+    raw += b",".join([b"{}"] * 300_000) + b"]}"
+    assert len(raw) <= MAX_IMPORT_BYTES
+    [problem] = problems(raw)
+    assert problem.startswith(f"input: more than {MAX_IMPORT_OBJECTS:,} JSON objects")
+
+
+@pytest.mark.parametrize(
+    ("number", "expected"),
+    [
+        ("9" * 5000, "the number has 5,000 digits; values go from -10 to 30"),
+        ("-" + "1" * 4301, "the number has 4,301 digits; values go from -10 to 30"),
+        ("100", "the number has 3 digits; values go from -10 to 30"),
+        ("31", "31 is above the maximum 30"),
+        ("NaN", "NaN is not a number JSON has; values go from -10 to 30"),
+        ("Infinity", "Infinity is not a number JSON has; values go from -10 to 30"),
+        ("-Infinity", "-Infinity is not a number JSON has; values go from -10 to 30"),
+        ("1e999", "expected a whole number, got a number with a fraction"),
+        ("0." + "5" * 5000, "the number has 5,001 digits; values go from -10 to 30"),
+    ],
+)
+def test_numbers_too_long_or_not_numbers_are_named_problems(number: str, expected: str) -> None:
+    raw = (
+        '{"format": "wire-bot", "version": 1, "kind": "campaign", "characters": '
+        '[{"name": "Ash", "attributes": {"Strength": ' + number + "}}]}"
+    )
+    assert problems(raw) == [f"characters[0].attributes.Strength: {expected}"]
+
+
+def test_a_huge_version_number_is_named_too() -> None:
+    raw = '{"format": "wire-bot", "version": ' + "1" * 5000 + ', "kind": "character"}'
+    assert problems(raw) == [
+        "version: a number of 5,000 digits is not a version this bot reads (it reads 1); "
+        "export it again with a matching bot"
+    ]
+
+
+def test_a_rejection_crosses_the_worker_process_whole() -> None:
+    error = pickle.loads(pickle.dumps(ImportRejected(["a: one", "b: two"])))
+    assert error.problems == ["a: one", "b: two"]
+    assert str(error) == "Import rejected, nothing was written: a: one; b: two"
 
 
 def test_input_over_one_mib_is_not_even_parsed() -> None:
@@ -354,3 +413,62 @@ async def test_a_rejected_import_writes_nothing(
     with pytest.raises(NameTaken):
         await store.import_data(GUILD, campaign.id, GM, clash)  # found late, still all or none
     assert _dump(store_path) == before
+
+
+def _big_campaign(tag: str) -> bytes:
+    """As many stats as 1 MiB holds: 1,000 sheets of 20 attributes, 60 skills, 2 weapons."""
+    document = campaign_doc(
+        *(
+            sheet(
+                f"{tag} {n}",
+                attributes={f"A{a}": a % 30 for a in range(MAX_ATTRIBUTES)},
+                skills={f"S{s}": s % 10 for s in range(MAX_SKILLS)},
+                weapons=[
+                    {"name": f"W{w}", "base": w, "attribute": "A1", "skill": "S1"} for w in range(2)
+                ],
+            )
+            for n in range(MAX_IMPORT_CHARACTERS)
+        )
+    )
+    raw = json.dumps(document, separators=(",", ":")).encode()
+    assert len(raw) <= MAX_IMPORT_BYTES
+    return raw
+
+
+async def test_a_thousand_character_import_is_a_handful_of_statements(
+    store: SqliteStore, make_campaign
+) -> None:
+    campaign = await make_campaign()
+    plan = parse_import(_big_campaign("Big"))
+    traced: list[tuple[float, str]] = []
+    await store._db.set_trace_callback(lambda sql: traced.append((time.perf_counter(), sql)))
+    imported = await store.import_data(GUILD, campaign.id, GM, plan)
+    await store._db.set_trace_callback(None)
+    assert len(imported) == MAX_IMPORT_CHARACTERS
+    statements = [sql.split()[0] for _, sql in traced]
+    # From BEGIN to the start of COMMIT: how long every other guild's statements wait.
+    held = traced[-1][0] - traced[0][0]
+    print(f"\n1,000 sheets (82,000 rows) written by {statements}, in {held * 1000:.0f} ms")
+    assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
+    assert len(statements) <= 12, statements
+    again = await store.import_data(GUILD, campaign.id, GM, plan, replace=True)
+    assert [c.id for c in again] == [c.id for c in imported]
+    sample = await store.get_character(GUILD, campaign.id, "Big 999")
+    assert sample == imported[-1] == again[-1]
+    assert len(sample.skills) == MAX_SKILLS and len(sample.weapons) == 2
+
+
+def test_a_lone_surrogate_escape_is_a_named_problem_not_a_crash() -> None:
+    # Python's json reads "\ud800" alone into a str that cannot be encoded to UTF-8 (SQLite).
+    raw = (
+        '{"format": "wire-bot", "version": 1, "kind": "character", "character": '
+        '{"name": "A\\ud800", "notes": "x\\udfff", "skills": {"Grin \\ud83d\\ude00": 1}, '
+        '"sk\\ud800": 1}}'
+    )
+    assert sorted(problems(raw)) == [
+        "character.name: the name contains an invalid character (U+D800)",
+        "character.notes: contains an invalid character (U+DFFF)",
+        "character.sk\\ud800: unknown field",
+    ]
+    fine = raw.replace("\\ud800", "").replace("\\udfff", "").replace(', "sk": 1', "")
+    assert parse_import(fine).characters[0].skills == {"Grin 😀": 1}
