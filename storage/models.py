@@ -32,6 +32,10 @@ MAX_SKILLS = 60
 MAX_WEAPONS = 10
 
 
+WIRE_ATTRIBUTES = ("Strength", "Constitution", "Reaction", "Resolve")
+"""The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
+GM adds the rest to the campaign's list)."""
+
 MAX_CAMPAIGNS_PER_GUILD = 50
 MAX_CHARACTERS_PER_CAMPAIGN = 1000
 """Player characters in one campaign (as many as one import may bring)."""
@@ -82,6 +86,12 @@ class Campaign:
     """Whether the table sees an NPC's modifiers in roll embeds (else only its total)."""
     show_npc_health: bool = False
     """Whether the table sees an NPC's health as numbers (else as a descriptor)."""
+    attribute_names: tuple[str, ...] | None = None
+    """The campaign's attribute names; None: WIRE's own (WIRE_ATTRIBUTES)."""
+
+    def attributes(self) -> tuple[str, ...]:
+        """What autocomplete offers and a new attribute's name is checked against."""
+        return self.attribute_names if self.attribute_names is not None else WIRE_ATTRIBUTES
 
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
@@ -184,6 +194,12 @@ class CraftProject:
     finished: bool = False
     rolls: int = 0
     """How many crafting rolls have been applied."""
+    attribute: str | None = None
+    """The recipe: the attribute and skill from the crafter's sheet each roll uses, the TN of
+    each roll, and the quality aimed for (None: given with each roll, or no goal)."""
+    skill: str | None = None
+    target: int | None = None
+    goal: int | None = None
 
 
 class RollState(StrEnum):

@@ -46,7 +46,7 @@ CAMPAIGN_SELECT = """
 SELECT c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
        (SELECT json_group_array(g.user_id)
           FROM (SELECT user_id FROM campaign_gms WHERE campaign_id = c.id ORDER BY position) AS g),
-       c.show_npc_modifiers, c.show_npc_health
+       c.show_npc_modifiers, c.show_npc_health, c.attribute_names
   FROM campaigns AS c
 """
 
@@ -182,7 +182,8 @@ RETURNING id
 """
 
 PROJECT_SELECT = """
-SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.finished, p.rolls
+SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.finished, p.rolls,
+       p.attribute, p.skill, p.target, p.goal
   FROM craft_projects AS p
   JOIN campaigns AS c ON c.id = p.campaign_id
 """
@@ -206,6 +207,7 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         is_default=bool(row[5]),
         show_npc_modifiers=bool(row[7]),
         show_npc_health=bool(row[8]),
+        attribute_names=tuple(json.loads(row[9])) if row[9] is not None else None,
     )
 
 
@@ -243,6 +245,10 @@ def project_from_row(row: Sequence[Any]) -> CraftProject:
         character_id=row[5],
         finished=bool(row[6]),
         rolls=row[7],
+        attribute=row[8],
+        skill=row[9],
+        target=row[10],
+        goal=row[11],
     )
 
 

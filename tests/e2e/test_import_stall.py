@@ -26,7 +26,13 @@ from aiohttp import web
 from storage.transfer import MAX_IMPORT_BYTES, MAX_IMPORT_CHARACTERS
 
 from .conftest import LaunchBot
-from .standin import CALLBACK_CHANNEL_MESSAGE, DEFAULT_USER_ID, Callback, Fakecord
+from .standin import (
+    CALLBACK_CHANNEL_MESSAGE,
+    DEFAULT_USER_ID,
+    MANAGER_PERMISSIONS,
+    Callback,
+    Fakecord,
+)
 from .test_wirebot import assert_healthy, start_wire, stop_wire
 from .wire_support import integrity, many_guilds, plain_log
 
@@ -108,6 +114,7 @@ def import_payload(
         subcommand="import",
         guild_id=guild_id,
         user_id=user_id,
+        permissions=MANAGER_PERMISSIONS,  # a whole campaign: its server's manager imports it
         resolved={
             "attachments": {
                 attachment_id: {

@@ -71,7 +71,10 @@ def _seed(conn: sqlite3.Connection, version: int) -> None:
         "INSERT INTO character_stats VALUES (1, 'attribute', 'strength', 'Strength', 3, 1)"
     )
     conn.execute("INSERT INTO character_stats VALUES (1, 'skill', 'parry', 'Parry', 4, 2)")
-    conn.execute("INSERT INTO weapons VALUES (1, 'sabre', 'Sabre', 4, 'Strength', 'Melee', 1)")
+    conn.execute(
+        "INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position) "
+        "VALUES (1, 'sabre', 'Sabre', 4, 'Strength', 'Melee', 1)"
+    )
     conn.execute("INSERT INTO active_characters VALUES (1, 600, 1)")
     conn.execute("INSERT INTO meta VALUES ('command_hash:global', 'abc')")
     if version >= 2:
@@ -138,16 +141,17 @@ async def test_too_new_database_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE from_the_future (x)")
-    conn.execute("PRAGMA user_version = 7")
+    newer = latest_version() + 1
+    conn.execute(f"PRAGMA user_version = {newer}")
     conn.close()
     with pytest.raises(SchemaTooNew) as raised:
         await SqliteStore.open(path)
     assert str(raised.value) == (
-        f"This database was written by a newer WIRE bot (schema 7, this bot knows "
+        f"This database was written by a newer WIRE bot (schema {newer}, this bot knows "
         f"{latest_version()}). Upgrade the bot or restore a backup."
     )
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 7
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == newer
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # not even WAL
     conn.close()
 
