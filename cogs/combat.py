@@ -575,13 +575,17 @@ class Combat(commands.Cog):
 
 def attacker_in(fight: Fight, roller: Roller) -> int | None:
     """The attacker's combatant, to credit the damage to: the one playing the roller's sheet
-    (of several copies of an NPC, the one whose turn it is)."""
+    (of several copies of an NPC, the one named with npc:, else the one whose turn it is)."""
     if roller.character is None:
         return None
-    mine = [c.id for c in fight.combatants if c.character_id == roller.character.id]
-    if not mine:
+    mine = [c for c in fight.combatants if c.character_id == roller.character.id]
+    named = next((c.id for c in mine if c.name == roller.name), None)
+    if named is not None:
+        return named
+    ids = [c.id for c in mine]
+    if not ids:
         return None
-    return fight.current_id if fight.current_id in mine else mine[0]
+    return fight.current_id if fight.current_id in ids else ids[0]
 
 
 def expired_embed(payload: PendingAttack) -> discord.Embed:

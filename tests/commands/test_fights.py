@@ -176,3 +176,23 @@ async def test_history_lists_health_changes_with_npc_numbers_for_gms_only(world)
     gm = await world.alice.slash(world.channel, "history")
     assert gm.response.ephemeral
     assert "**Goblin 2** HP 21 → 11 (hit)" in embed_of(gm)["description"]
+
+
+async def test_a_gm_attacks_as_one_copy_of_an_npc_by_its_name_in_the_fight(world):
+    await fight_table(world)
+    alice, channel = world.alice, world.channel
+    await alice.slash(channel, "character weapon", name="Goblin", weapon="Spear", base=7,
+                      attribute="Strength", skill="Spears")  # fmt: skip
+    await alice.slash(channel, "fight next")  # Ser Carol's turn: no goblin's
+    world.dice.push(15)  # 15 + Strength 1 + Spears 0 = 16
+    attack = await alice.slash(channel, "attack", weapon="Spear", npc="Goblin 3", target="Jaime")
+    assert embed_of(attack)["title"] == "Goblin 3: Attack with Spear on Jaime"
+    world.dice.push(1)  # Jaime parries 1 + 3 + 0 = 4 against 16: 5 DoS (capped), 12 damage
+    done = await world.bob.click(attack.response, label="Parry")
+    assert field(embed_of(done), "Health") == "Jaime: HP 20 → 8"
+    unknown = await alice.slash(channel, "attack", weapon="Spear", npc="Goblin 9", target="Jaime")
+    assert unknown.response.ephemeral
+    assert "No character named 'Goblin 9'" in unknown.response.content
+    summary = embed_of(await alice.slash(channel, "fight end"))["description"]
+    assert "**Goblin 3**: dealt 12, took 0" in summary  # the copy named, not the first
+    assert "**Goblin 1**: dealt 0, took 0" in summary
