@@ -18,7 +18,7 @@ from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, cl
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
-from wire.health import Health, Pool, descriptor
+from wire.health import Health, Pool, descriptor, looks
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -37,7 +37,7 @@ def health_text(combatant: Combatant, *, numbers: bool) -> str:
     """HP always; THP once it differs from its maximum; WP where the sheet tracks it."""
     health = combatant.health
     if combatant.is_npc and not numbers:
-        return "down" if health.down else descriptor(health.hp, health.hp_max)
+        return looks(health)
     parts = [pool_text(health, Pool.HP)]
     if health.thp != health.thp_max:
         parts.append(pool_text(health, Pool.THP))
@@ -56,7 +56,8 @@ def health_line(entry: HealthEntry, *, numbers: bool) -> str:
     """ "Goblin 2: HP 14 → 4", or "Goblin 2 is badly wounded" for players."""
     change, name = entry.change, inert(entry.target_name)
     if entry.is_npc and not numbers:
-        return f"{name} is {descriptor(change.after, entry.maximum)}."
+        shown = looks(entry.health) if entry.health else descriptor(change.after, entry.maximum)
+        return f"{name} is {shown}."
     pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
     soaked = f" (armour took {change.armour})" if change.armour else ""
     down = " · **down**" if change.after <= 0 < change.before else ""

@@ -196,3 +196,17 @@ async def test_a_gm_attacks_as_one_copy_of_an_npc_by_its_name_in_the_fight(world
     summary = embed_of(await alice.slash(channel, "fight end"))["description"]
     assert "**Goblin 3**: dealt 12, took 0" in summary  # the copy named, not the first
     assert "**Goblin 1**: dealt 0, took 0" in summary
+
+
+async def test_a_non_lethal_beating_shows_on_the_tracker_as_it_does_in_the_attack(world):
+    await fight_table(world)
+    await world.bob.slash(world.channel, "character weapon", weapon="Club", base=8,
+                          attribute="Strength", skill="Long swords", kind="non-lethal")  # fmt: skip
+    world.dice.push(15)  # 23 against 13: 5 DoS, 13 non-lethal: THP 21 → 8, HP still 21
+    attack = await world.bob.slash(world.channel, "attack", weapon="Club", target="Goblin 1")
+    assert field(embed_of(attack), "Health") == "Goblin 1 is badly wounded."
+    assert line_of(world, "Goblin 1").endswith("· badly wounded")  # not "unhurt"
+    world.dice.push(3)  # 11 against 13: the goblin's 1 DoS leave 5 - 1 = 4: HP 17 of 21
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
+    assert field(embed_of(attack), "Health") == "Goblin 1 is badly wounded."  # THP is worse
+    assert line_of(world, "Goblin 1").endswith("· badly wounded")
