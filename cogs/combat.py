@@ -324,9 +324,7 @@ class Combat(commands.Cog):
             )
         except NotFound:
             return None
-        fight = await self.bot.store.get_fight(campaign.guild_id, blow.fight_id)
-        if fight is not None and not fight.ended:
-            await refresh_tracker(self.bot, fight, campaign)
+        await refresh_tracker(self.bot, campaign.guild_id, blow.fight_id, campaign)
         return entry
 
     async def _attack_npc(

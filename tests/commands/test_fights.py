@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.utils.tracker import TrackerEdits
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 
@@ -210,3 +211,20 @@ async def test_a_non_lethal_beating_shows_on_the_tracker_as_it_does_in_the_attac
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     assert field(embed_of(attack), "Health") == "Goblin 1 is badly wounded."  # THP is worse
     assert line_of(world, "Goblin 1").endswith("· badly wounded")
+
+
+async def test_a_tracker_edit_that_lands_after_a_newer_one_is_made_again():
+    edits = TrackerEdits()
+
+    async def state(name: str) -> str:
+        return name
+
+    (older, first), (newer, second) = [
+        await edits.read(7, lambda n=name: state(n)) for name in ("older", "newer")
+    ]
+    assert (older, newer) == ("older", "newer") and first < second  # read later, numbered higher
+    assert edits.landed(7, second)
+    assert not edits.landed(7, first)  # the older state landed on top: show the latest again
+    _, third = await edits.read(7, lambda: state("latest"))
+    assert edits.landed(7, third)
+    assert edits.landed(8, first)  # each fight on its own
