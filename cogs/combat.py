@@ -305,7 +305,8 @@ class Combat(commands.Cog):
         damage: int,
     ) -> HealthEntry | None:
         """The attack's damage on its combatant, after armour; None when nothing got through
-        or the combatant left the fight meanwhile."""
+        or the combatant left the fight meanwhile. The caller answers the interaction, then
+        refreshes the tracker (an edit Discord holds back must not hold back the answer)."""
         if damage <= 0:
             return None
         try:
@@ -324,7 +325,6 @@ class Combat(commands.Cog):
             )
         except NotFound:
             return None
-        await refresh_tracker(self.bot, campaign.guild_id, blow.fight_id, campaign)
         return entry
 
     async def _attack_npc(
@@ -353,6 +353,8 @@ class Combat(commands.Cog):
                 interaction, roller.campaign, roller.user_id, blow, result.damage.amount
             )
         await self._send_result(interaction, roller, result, weapon, defender, private, health)
+        if blow is not None and health is not None:
+            await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
 
     async def _send_result(
         self,
@@ -529,6 +531,7 @@ class Combat(commands.Cog):
             opponent=payload.target if payload.blow else defender.name,
             secret=payload.attacker_secret,
         )
+        health = None
         if payload.blow is not None:
             # A player character's health is the table's to see: shown as numbers.
             health = await self._apply(
@@ -539,6 +542,8 @@ class Combat(commands.Cog):
                     name="Health", value=health_line(health, numbers=True), inline=False
                 )
         await interaction.response.edit_message(embed=embed, view=None)
+        if payload.blow is not None and health is not None:
+            await refresh_tracker(self.bot, campaign.guild_id, payload.blow.fight_id, campaign)
 
     # ---- expiry ------------------------------------------------------------------------------
     @tasks.loop(minutes=1)

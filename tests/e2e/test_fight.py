@@ -211,7 +211,7 @@ async def set_the_table(table: Table, *, goblins: int = 3, goblin_hp: int | None
     added = await c("fight", {"npc": "Goblin", "count": goblins, "initiative": 4}, sub="add",
                     public=False)  # fmt: skip
     assert added.ephemeral and "at initiative 4" in added.content
-    names = [f"Goblin {n}" for n in range(1, goblins + 1)]
+    names = [f"Goblin {n}" for n in range(1, goblins + 1)] if goblins > 1 else ["Goblin"]
     await table.shows(lambda: all(table.line(n) for n in names), "the goblins")
 
 
@@ -532,5 +532,48 @@ async def test_a_tracker_edit_held_back_does_not_leave_an_older_turn_on_top(
     assert "landed last; showing the latest again" in plain_log(bot.output())
     # The button on the tracker is the one that works.
     await table.press_next()
+    await stop_wire(bot)
+    assert_healthy(standin, bot)
+
+
+async def test_an_attack_is_answered_while_the_tracker_edit_waits(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    """A tracker edit held back longer than Discord's 3 s to answer an interaction (a 429 with a
+    long Retry-After) does not hold back the attack that caused it, on an NPC or on a player
+    character's defence: the answer comes at once, the tracker follows."""
+    db = tmp_path / "wire.db"
+    bot = await start_wire(standin, launch_bot, db)
+    table = Table(standin)
+    await set_the_table(table, goblins=1)
+    await table.command("fight", sub="next")
+    await table.turn_of("Aria", 1)
+
+    def is_patch(request: FaultRequest) -> bool:
+        return request.method == "PATCH"
+
+    hold = 3.5  # seconds: past the stand-in's 3 s acknowledgement deadline
+    standin.inject_fault(
+        429, count=1, kinds=("channel_message_edit",), predicate=is_patch, retry_after=hold
+    )
+    hit = await table.command("attack", {"weapon": "Sword", "target": "Goblin", "roll": 6},
+                              by=PLAYER_A)  # fmt: skip
+    assert hit.latency < 1.0, f"the attack waited {hit.latency:.1f} s for the tracker"
+    assert field(hit.embeds[0], "Health") == "Goblin is wounded."
+    await table.shows(lambda: table.line("Goblin").endswith("· wounded"), "the goblin wounded")
+
+    standin.inject_fault(
+        429, count=1, kinds=("channel_message_edit",), predicate=is_patch, retry_after=hold
+    )
+    attack = await table.command("attack", {"weapon": "Spear", "npc": "Goblin", "target": "Aria",
+                                            "roll": 15})  # fmt: skip
+    parry = next(c["custom_id"] for row in attack.components for c in row["components"]
+                 if c["custom_id"].endswith(":parry"))  # fmt: skip
+    defended = await table.press(parry, attack.message_id, by=PLAYER_A)
+    assert defended.type == CALLBACK_UPDATE_MESSAGE
+    assert defended.latency < 1.0, f"the defence waited {defended.latency:.1f} s for the tracker"
+    after = HEALTH_LINE.match(field(defended.embeds[0], "Health"))
+    assert after and after["name"] == "Aria"
+    await table.shows(lambda: f"HP {after['b']}/21" in table.line("Aria"), "Aria's new HP")
     await stop_wire(bot)
     assert_healthy(standin, bot)
