@@ -31,6 +31,7 @@ from .standin import (
     Callback,
     Fakecord,
     FaultRequest,
+    MessageEvent,
 )
 from .test_wirebot import assert_healthy, field, start_wire, stop_wire
 from .wire_support import integrity, plain_log
@@ -53,6 +54,11 @@ def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
         return list(conn.execute(sql, params))
     finally:
         conn.close()
+
+
+def tracker_lines(event: MessageEvent) -> list[str]:
+    """The combatants' lines of a tracker edit."""
+    return event.embeds[0].get("description", "").splitlines() if event.embeds else []
 
 
 def damage_of(embed: dict[str, Any]) -> int:
@@ -519,9 +525,18 @@ async def test_a_tracker_edit_held_back_does_not_leave_an_older_turn_on_top(
                                by=PLAYER_A, sub=None)  # fmt: skip
         hit = await standin.post_interaction(attack)
         await standin.wait_for(lambda f=fault: f.hits == 1, WAIT, "the attack's held edit")
-        await table.press_next()  # the GM moves the turn on while that edit waits
+        pressed = await table.press_next()  # the GM moves the turn on while that edit waits
         await asyncio.wait_for(hit, WAIT)
-        current = order[(n + 1) % len(order)]
+        before, current = order[n % len(order)], order[(n + 1) % len(order)]
+        # The held edit lands after the press, with the turn before it on top...
+        await standin.wait_message_event(
+            "channel_edit",
+            predicate=lambda e, t=pressed.received_at, b=before: (
+                e.at > t and any(x.startswith("▶") and f"**{b}**" in x for x in tracker_lines(e))
+            ),
+            timeout=WAIT,
+        )
+        # ...and the bot puts the latest turn back.
         want = f":{step()}:next"
         await table.shows(
             lambda w=want, c=current: (
