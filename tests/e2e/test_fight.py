@@ -567,13 +567,14 @@ async def test_an_attack_is_answered_while_the_tracker_edit_waits(
     def is_patch(request: FaultRequest) -> bool:
         return request.method == "PATCH"
 
-    hold = 3.5  # seconds: past the stand-in's 3 s acknowledgement deadline
+    hold = 3.5  # seconds: past the stand-in's 3 s acknowledgement deadline (answers must not
+    # wait for it: 2.5 s below leaves room for a loaded machine)
     standin.inject_fault(
         429, count=1, kinds=("channel_message_edit",), predicate=is_patch, retry_after=hold
     )
     hit = await table.command("attack", {"weapon": "Sword", "target": "Goblin", "roll": 6},
                               by=PLAYER_A)  # fmt: skip
-    assert hit.latency < 1.0, f"the attack waited {hit.latency:.1f} s for the tracker"
+    assert hit.latency < 2.5, f"the attack waited {hit.latency:.1f} s for the tracker"
     assert field(hit.embeds[0], "Health") == "Goblin is wounded."
     await table.shows(lambda: table.line("Goblin").endswith("· wounded"), "the goblin wounded")
 
@@ -586,7 +587,7 @@ async def test_an_attack_is_answered_while_the_tracker_edit_waits(
                  if c["custom_id"].endswith(":parry"))  # fmt: skip
     defended = await table.press(parry, attack.message_id, by=PLAYER_A)
     assert defended.type == CALLBACK_UPDATE_MESSAGE
-    assert defended.latency < 1.0, f"the defence waited {defended.latency:.1f} s for the tracker"
+    assert defended.latency < 2.5, f"the defence waited {defended.latency:.1f} s for the tracker"
     after = HEALTH_LINE.match(field(defended.embeds[0], "Health"))
     assert after and after["name"] == "Aria"
     await table.shows(lambda: f"HP {after['b']}/21" in table.line("Aria"), "Aria's new HP")
