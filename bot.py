@@ -31,6 +31,7 @@ from dotenv import load_dotenv
 from cogs.utils.config import TOKEN_HELP, Config, ConfigError, load_config
 from cogs.utils.errors import answer_ephemeral
 from cogs.utils.logs import setup_logging
+from cogs.utils.tracker import TrackerEdits
 from cogs.utils.tree import WireTree, log_interaction
 from storage import Store, open_store
 
@@ -94,6 +95,8 @@ class WireBot(commands.Bot):
         """Timed loops (the defence-button expiry sweep); tests call them by hand instead."""
         self.closing = False
         self._shutdown: asyncio.Future[None] | None = None
+        self.tracker_edits = TrackerEdits()
+        """Keeps each fight's tracker on its latest state (cogs/utils/tracker.py)."""
         self.live_components: set[str] = set()
         """custom_ids of the short-lived (non-persistent) buttons now listening."""
         self._component_templates: list[re.Pattern[str]] = []

@@ -321,7 +321,8 @@ class Combat(commands.Cog):
         damage: int,
     ) -> HealthEntry | None:
         """The attack's damage on its combatant, after armour; None when nothing got through
-        or the combatant left the fight meanwhile."""
+        or the combatant left the fight meanwhile. The caller answers the interaction, then
+        refreshes the tracker (an edit Discord holds back must not hold back the answer)."""
         if damage <= 0:
             return None
         try:
@@ -340,9 +341,6 @@ class Combat(commands.Cog):
             )
         except NotFound:
             return None
-        fight = await self.bot.store.get_fight(campaign.guild_id, blow.fight_id)
-        if fight is not None and not fight.ended:
-            await refresh_tracker(self.bot, fight, campaign)
         return entry
 
     async def _attack_npc(
@@ -371,6 +369,8 @@ class Combat(commands.Cog):
                 interaction, roller.campaign, roller.user_id, blow, result.damage.amount
             )
         await self._send_result(interaction, roller, result, weapon, defender, private, health)
+        if blow is not None and health is not None:
+            await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
 
     async def _send_result(
         self,
@@ -552,6 +552,7 @@ class Combat(commands.Cog):
             opponent=payload.target if payload.blow else defender.name,
             secret=payload.attacker_secret,
         )
+        health = None
         if payload.blow is not None:
             # A player character's health is the table's to see: shown as numbers.
             health = await self._apply(
@@ -562,6 +563,8 @@ class Combat(commands.Cog):
                     name="Health", value=health_line(health, numbers=True), inline=False
                 )
         await self._show_settled(interaction, embed)
+        if payload.blow is not None and health is not None:
+            await refresh_tracker(self.bot, campaign.guild_id, payload.blow.fight_id, campaign)
 
     async def _close(
         self,
@@ -690,13 +693,17 @@ class Combat(commands.Cog):
 
 def attacker_in(fight: Fight, roller: Roller) -> int | None:
     """The attacker's combatant, to credit the damage to: the one playing the roller's sheet
-    (of several copies of an NPC, the one whose turn it is)."""
+    (of several copies of an NPC, the one named with npc:, else the one whose turn it is)."""
     if roller.character is None:
         return None
-    mine = [c.id for c in fight.combatants if c.character_id == roller.character.id]
-    if not mine:
+    mine = [c for c in fight.combatants if c.character_id == roller.character.id]
+    named = next((c.id for c in mine if c.name == roller.name), None)
+    if named is not None:
+        return named
+    ids = [c.id for c in mine]
+    if not ids:
         return None
-    return fight.current_id if fight.current_id in mine else mine[0]
+    return fight.current_id if fight.current_id in ids else ids[0]
 
 
 def _shows(message: discord.Message | None, pending: PendingAction) -> bool:

@@ -192,7 +192,7 @@ class Fights(commands.GroupCog, group_name="fight"):
             + (f" - {surprised} surprised" if surprised else "")
             + ")."
         )
-        await refresh_tracker(self.bot, fight, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     @app_commands.command(name="add", description="GMs: add NPCs from the campaign's sheets")
     @app_commands.guild_only()
@@ -236,7 +236,7 @@ class Fights(commands.GroupCog, group_name="fight"):
             f"at initiative {rolled.total()}.",
             ephemeral=True,
         )
-        await refresh_tracker(self.bot, fight, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
     @app_commands.guild_only()
@@ -250,7 +250,7 @@ class Fights(commands.GroupCog, group_name="fight"):
             roller.guild_id, fight.id, roller.user_id, gone.id
         )
         await interaction.response.send_message(f"**{inert(gone.name)}** leaves the fight.")
-        await refresh_tracker(self.bot, fight, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     # ---- turns and effects -----------------------------------------------------------------
     @app_commands.command(name="next", description="End the current turn: the next one acts")
@@ -261,7 +261,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         change = await self.bot.store.advance_turn(roller.guild_id, fight.id, roller.user_id)
         line, mentions = turn_line(change)
         await interaction.response.send_message(line, allowed_mentions=mentions)
-        await refresh_tracker(self.bot, change.fight, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     async def press_next(self, interaction: discord.Interaction, button: NextButton) -> None:
         """The tracker's Next turn button: advances only from the turn it was made for."""
@@ -272,8 +272,12 @@ class Fights(commands.GroupCog, group_name="fight"):
             await interaction.response.edit_message(view=None)
             await interaction.followup.send("This fight is over.", ephemeral=True)
             return
-        change = await self.bot.store.advance_turn(
-            interaction.guild_id, fight.id, actor_of(interaction), expected_step=button.step
+        guild_id, edits = interaction.guild_id, self.bot.tracker_edits
+        change, number = await edits.read(
+            fight.id,
+            lambda: self.bot.store.advance_turn(
+                guild_id, fight.id, actor_of(interaction), expected_step=button.step
+            ),
         )
         campaign = await self._campaign(change.fight)
         numbers = campaign.show_npc_health
@@ -281,10 +285,13 @@ class Fights(commands.GroupCog, group_name="fight"):
             embed=tracker_embed(change.fight, campaign, numbers=numbers),
             view=tracker_view(change.fight),
         )
+        in_order = edits.landed(fight.id, number)
         if interaction.message is not None and interaction.message.id != fight.tracker_message_id:
             await self.bot.store.set_tracker(fight.guild_id, fight.id, interaction.message.id)
         line, mentions = turn_line(change)
         await interaction.followup.send(line, allowed_mentions=mentions)
+        if not in_order:  # a newer state was on the tracker already: show the latest again
+            await refresh_tracker(self.bot, fight.guild_id, fight.id, campaign)
 
     @app_commands.command(name="effect", description="Put a condition on a combatant")
     @app_commands.guild_only()
@@ -311,7 +318,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         await interaction.response.send_message(
             f"**{inert(target.name)}**: {inert(name)}, {lasting}."
         )
-        await refresh_tracker(self.bot, fight, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     # ---- show and end ------------------------------------------------------------------------
     @app_commands.command(
@@ -350,7 +357,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self._fight(roller)
         ended = await self.bot.store.end_fight(roller.guild_id, fight.id, roller.user_id)
         await interaction.response.send_message(embed=summary_embed(ended))
-        await refresh_tracker(self.bot, ended, roller.campaign)
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
 
 class Health(commands.GroupCog, group_name="health"):
@@ -394,9 +401,7 @@ class Health(commands.GroupCog, group_name="health"):
         if secret:  # the table learns how it looks, not the numbers
             await interaction.followup.send(health_line(entry, numbers=False))
         if fight is not None:
-            updated = await store.get_fight(roller.guild_id, fight.id)
-            if updated is not None:
-                await refresh_tracker(self.bot, updated, campaign)
+            await refresh_tracker(self.bot, fight.guild_id, fight.id, campaign)
 
     @app_commands.command(name="damage", description="Take health off a combatant or character")
     @health_options(amount="How much")
@@ -447,7 +452,7 @@ class Health(commands.GroupCog, group_name="health"):
         )
         fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
         if fight is not None:
-            await refresh_tracker(self.bot, fight, roller.campaign)
+            await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
 
 async def setup(bot: WireBot) -> None:

@@ -524,3 +524,5 @@ class HealthEntry:
     created_at: datetime | None
     maximum: int
     """The pool's maximum now, for showing it as a descriptor."""
+    health: Health | None = None
+    """Every pool of the target just after the change (None when read back from the log)."""

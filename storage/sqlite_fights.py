@@ -423,11 +423,11 @@ class SqliteFights:
                 raise campaign.gm_only(f"change {name}'s health")
             if op == "damage":
                 used_kind = kind if pool is None else _kind_of(pool)
-                _, change = apply_damage(health, amount, used_kind, soak if armour else 0)
+                after, change = apply_damage(health, amount, used_kind, soak if armour else 0)
             elif op == "heal":
-                _, change = heal(health, amount, pool or Pool.HP)
+                after, change = heal(health, amount, pool or Pool.HP)
             else:
-                _, change = set_pool(health, amount, pool or Pool.HP)
+                after, change = set_pool(health, amount, pool or Pool.HP)
             await self._move_pool(db, target, change.pool, change.before - change.after)
             if target.combatant_id is not None and op == "damage":
                 await db.execute(
@@ -473,6 +473,7 @@ class SqliteFights:
                 undone=False,
                 created_at=_time(rows[0][1]),
                 maximum=health.maximum(change.pool),
+                health=after,
             )
 
     async def _health_of(

@@ -141,6 +141,10 @@ def set_pool(health: Health, value: int, pool: Pool) -> tuple[Health, HealthChan
     return health.with_current(pool, after), HealthChange(pool, before, after, value)
 
 
+DESCRIPTORS = ("unhurt", "wounded", "badly wounded", "down")
+"""From best to worst."""
+
+
 def descriptor(current: int, maximum: int) -> str:
     """How a pool looks to players who may not see NPC numbers."""
     if current <= 0:
@@ -150,3 +154,13 @@ def descriptor(current: int, maximum: int) -> str:
     if current * 2 > maximum:
         return "wounded"
     return "badly wounded"
+
+
+def looks(health: Health) -> str:
+    """How a combatant looks: its worst pool, as `down` counts every pool (a goblin beaten to
+    1 THP of 12 is badly wounded, though its HP is whole)."""
+    return max(
+        (descriptor(health.current(p), health.maximum(p)) for p in Pool if health.maximum(p) > 0),
+        key=DESCRIPTORS.index,
+        default="unhurt",
+    )

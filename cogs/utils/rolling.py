@@ -16,6 +16,7 @@ from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
 from cogs.utils.text import inert, quoted
+from storage.errors import NotFound
 from storage.models import Actor, Campaign, Character, RollRecord, RollState, find_stat
 from wire import limits
 from wire.check import Modifier
@@ -104,15 +105,18 @@ async def load_roller(
     store = bot.store
     actor = actor_of(interaction)
     campaign = await store.campaign_for_channel(interaction.guild_id, interaction.channel_id, actor)
+    name = None
     if npc:
         if not campaign.is_gm(actor):
             raise campaign.gm_only("roll as an NPC")
-        character = await store.get_character(interaction.guild_id, campaign.id, npc)
+        character, name = await npc_sheet(
+            bot, interaction.guild_id, campaign, interaction.channel_id, npc
+        )
         if not character.is_npc:
             raise UserError(f"{inert(character.name)} is a player character, not an NPC.")
     else:
         character = await store.get_active_character(interaction.guild_id, campaign.id, actor)
-    name = character.name if character else interaction.user.display_name
+    name = name or (character.name if character else interaction.user.display_name)
     return Roller(
         campaign,
         character,
@@ -121,6 +125,24 @@ async def load_roller(
         interaction.guild_id,
         interaction.channel_id,
     )
+
+
+async def npc_sheet(
+    bot: WireBot, guild_id: int, campaign: Campaign, channel_id: int, npc: str
+) -> tuple[Character, str]:
+    """The NPC's sheet and the name it rolls under: a sheet by its name, or else a copy in this
+    channel's fight ("Goblin 2", made by /fight add) with its sheet, under the copy's name."""
+    store = bot.store
+    try:
+        sheet = await store.get_character(guild_id, campaign.id, npc)
+    except NotFound:
+        fight = await store.running_fight(guild_id, channel_id)
+        copy = fight.find(npc) if fight is not None else None
+        if copy is None or not copy.is_npc or copy.character_id is None:
+            raise
+        sheet = await store.get_character_by_id(guild_id, campaign.id, copy.character_id)
+        return sheet, copy.name
+    return sheet, sheet.name
 
 
 def die_for(bot: WireBot, roll: int | None, take10: bool) -> Die:

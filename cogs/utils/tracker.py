@@ -8,9 +8,14 @@ health is its player's own business and the table's, so it shows as numbers.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -18,13 +23,14 @@ from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, cl
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
-from wire.health import Health, Pool, descriptor
+from wire.health import Health, Pool, descriptor, looks
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 log = logging.getLogger("wire.fights")
 
+T = TypeVar("T")
 NEXT_ID = re.compile(r"wire:fight:(?P<fight>[0-9]+):(?P<step>[0-9]+):next")
 POOL_NAMES = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}
 
@@ -37,7 +43,7 @@ def health_text(combatant: Combatant, *, numbers: bool) -> str:
     """HP always; THP once it differs from its maximum; WP where the sheet tracks it."""
     health = combatant.health
     if combatant.is_npc and not numbers:
-        return "down" if health.down else descriptor(health.hp, health.hp_max)
+        return looks(health)
     parts = [pool_text(health, Pool.HP)]
     if health.thp != health.thp_max:
         parts.append(pool_text(health, Pool.THP))
@@ -56,7 +62,8 @@ def health_line(entry: HealthEntry, *, numbers: bool) -> str:
     """ "Goblin 2: HP 14 → 4", or "Goblin 2 is badly wounded" for players."""
     change, name = entry.change, inert(entry.target_name)
     if entry.is_npc and not numbers:
-        return f"{name} is {descriptor(change.after, entry.maximum)}."
+        shown = looks(entry.health) if entry.health else descriptor(change.after, entry.maximum)
+        return f"{name} is {shown}."
     pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
     soaked = f" (armour took {change.armour})" if change.armour else ""
     down = " · **down**" if change.after <= 0 < change.before else ""
@@ -127,26 +134,94 @@ def tracker_view(fight: Fight) -> discord.ui.View | None:
     return view
 
 
-async def refresh_tracker(bot: WireBot, fight: Fight, campaign: Campaign) -> None:
-    """Edit the fight's tracker message in place; post it again if it was deleted.
+@dataclass
+class _Shown:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the state to show is read and numbered, never across a request to Discord."""
+    newest: int = 0
+    """The highest number of an edit that reached Discord."""
+
+
+class TrackerEdits:
+    """Keeps a fight's tracker on its latest state although its edits can land out of order.
+
+    A channel message edit can be held back (Discord's rate limit on edits, retried by
+    discord.py) while a newer one, such as the Next button's own answer, goes through: the older
+    state would then sit on top, the wrong turn marked and a Next button that only refuses.
+    So every edit is numbered when its state is read, under a per-fight lock: a higher number
+    shows a later state. When an edit lands after one with a higher number, it is made again
+    from the latest state. One per bot (its locks belong to the bot's event loop).
+    """
+
+    KEEP = 1024
+    """Fights remembered; the oldest go first (a forgotten one only loses the repair)."""
+
+    def __init__(self) -> None:
+        self._numbers = itertools.count(1)
+        self._fights: OrderedDict[int, _Shown] = OrderedDict()
+
+    def _of(self, fight_id: int) -> _Shown:
+        shown = self._fights.get(fight_id)
+        if shown is None:
+            shown = self._fights[fight_id] = _Shown()
+            while len(self._fights) > self.KEEP:
+                self._fights.popitem(last=False)
+        else:
+            self._fights.move_to_end(fight_id)
+        return shown
+
+    async def read(self, fight_id: int, reader: Callable[[], Awaitable[T]]) -> tuple[T, int]:
+        """`reader()`'s result (the fight's state, or the change that gives it) and its number."""
+        async with self._of(fight_id).lock:
+            state = await reader()
+            return state, next(self._numbers)
+
+    def landed(self, fight_id: int, number: int) -> bool:
+        """Note an edit that reached Discord; False if a newer one had already (redo it)."""
+        shown = self._of(fight_id)
+        if number < shown.newest:
+            return False
+        shown.newest = number
+        return True
+
+
+MAX_REDOS = 3
+
+
+async def refresh_tracker(bot: WireBot, guild_id: int, fight_id: int, campaign: Campaign) -> None:
+    """Show the fight's latest state on its tracker message, edited in place; post it again if
+    it was deleted.
 
     Never raises: the change it shows is stored already, and the next change tries again.
     """
+    edits: TrackerEdits = bot.tracker_edits
+    for _ in range(1 + MAX_REDOS):
+        fight, number = await edits.read(fight_id, lambda: bot.store.get_fight(guild_id, fight_id))
+        if fight is None or not await _show(bot, fight, campaign):
+            return
+        if edits.landed(fight_id, number):
+            return
+        log.info("An older tracker of fight %s landed last; showing the latest again.", fight_id)
+
+
+async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:
+    """Edit (or post again) the tracker; whether it reached Discord."""
     embed = tracker_embed(fight, campaign, numbers=campaign.show_npc_health)
     view = tracker_view(fight)
     channel = bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
     if fight.tracker_message_id is not None:
         try:
             await channel.get_partial_message(fight.tracker_message_id).edit(embed=embed, view=view)
-            return
+            return True
         except discord.NotFound:
             log.info("The tracker of fight %s was deleted; posting it again.", fight.id)
         except discord.HTTPException as error:
             log.warning("Could not edit the tracker of fight %s: %s", fight.id, error)
-            return
+            return False
     try:
         message = await channel.send(embed=embed, view=view)
     except discord.HTTPException as error:
         log.warning("Could not post the tracker of fight %s: %s", fight.id, error)
-        return
+        return False
     await bot.store.set_tracker(fight.guild_id, fight.id, message.id)
+    return True

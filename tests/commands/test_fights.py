@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.utils.tracker import TrackerEdits
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 
@@ -176,3 +177,54 @@ async def test_history_lists_health_changes_with_npc_numbers_for_gms_only(world)
     gm = await world.alice.slash(world.channel, "history")
     assert gm.response.ephemeral
     assert "**Goblin 2** HP 21 → 11 (hit)" in embed_of(gm)["description"]
+
+
+async def test_a_gm_attacks_as_one_copy_of_an_npc_by_its_name_in_the_fight(world):
+    await fight_table(world)
+    alice, channel = world.alice, world.channel
+    await alice.slash(channel, "character weapon", name="Goblin", weapon="Spear", base=7,
+                      attribute="Strength", skill="Spears")  # fmt: skip
+    await alice.slash(channel, "fight next")  # Ser Carol's turn: no goblin's
+    world.dice.push(15)  # 15 + Strength 1 + Spears 0 = 16
+    attack = await alice.slash(channel, "attack", weapon="Spear", npc="Goblin 3", target="Jaime")
+    assert embed_of(attack)["title"] == "Goblin 3: Attack with Spear on Jaime"
+    world.dice.push(1)  # Jaime parries 1 + 3 + 0 = 4 against 16: 5 DoS (capped), 12 damage
+    done = await world.bob.click(attack.response, label="Parry")
+    assert field(embed_of(done), "Health") == "Jaime: HP 20 → 8"
+    unknown = await alice.slash(channel, "attack", weapon="Spear", npc="Goblin 9", target="Jaime")
+    assert unknown.response.ephemeral
+    assert "No character named 'Goblin 9'" in unknown.response.content
+    summary = embed_of(await alice.slash(channel, "fight end"))["description"]
+    assert "**Goblin 3**: dealt 12, took 0" in summary  # the copy named, not the first
+    assert "**Goblin 1**: dealt 0, took 0" in summary
+
+
+async def test_a_non_lethal_beating_shows_on_the_tracker_as_it_does_in_the_attack(world):
+    await fight_table(world)
+    await world.bob.slash(world.channel, "character weapon", weapon="Club", base=8,
+                          attribute="Strength", skill="Long swords", kind="non-lethal")  # fmt: skip
+    world.dice.push(15)  # 23 against 13: 5 DoS, 13 non-lethal: THP 21 → 8, HP still 21
+    attack = await world.bob.slash(world.channel, "attack", weapon="Club", target="Goblin 1")
+    assert field(embed_of(attack), "Health") == "Goblin 1 is badly wounded."
+    assert line_of(world, "Goblin 1").endswith("· badly wounded")  # not "unhurt"
+    world.dice.push(3)  # 11 against 13: the goblin's 1 DoS leave 5 - 1 = 4: HP 17 of 21
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
+    assert field(embed_of(attack), "Health") == "Goblin 1 is badly wounded."  # THP is worse
+    assert line_of(world, "Goblin 1").endswith("· badly wounded")
+
+
+async def test_a_tracker_edit_that_lands_after_a_newer_one_is_made_again():
+    edits = TrackerEdits()
+
+    async def state(name: str) -> str:
+        return name
+
+    (older, first), (newer, second) = [
+        await edits.read(7, lambda n=name: state(n)) for name in ("older", "newer")
+    ]
+    assert (older, newer) == ("older", "newer") and first < second  # read later, numbered higher
+    assert edits.landed(7, second)
+    assert not edits.landed(7, first)  # the older state landed on top: show the latest again
+    _, third = await edits.read(7, lambda: state("latest"))
+    assert edits.landed(7, third)
+    assert edits.landed(8, first)  # each fight on its own

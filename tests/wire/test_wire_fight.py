@@ -17,6 +17,7 @@ from wire.health import (
     descriptor,
     full_health,
     heal,
+    looks,
     permanent_health,
     set_pool,
 )
@@ -149,6 +150,24 @@ def test_descriptors_for_players() -> None:
         "down",
         "down",
     ]
+
+
+def test_a_combatant_looks_as_hurt_as_its_worst_pool() -> None:
+    whole = full_health(12, 12, 0)
+    assert looks(whole) == "unhurt"
+    beaten, _ = apply_damage(whole, 9, DamageKind.NON_LETHAL)  # THP 3 of 12, HP whole
+    assert looks(beaten) == "badly wounded"
+    cut, _ = apply_damage(beaten, 4)  # HP 8 of 12: wounded, THP still worse
+    assert looks(cut) == "badly wounded"
+    assert looks(apply_damage(cut, 3, DamageKind.NON_LETHAL)[0]) == "down"
+    assert looks(full_health(12, 12, 10).with_current(Pool.WP, 6)) == "wounded"
+
+
+@WIRE
+@given(st.integers(-50, 50), st.integers(-50, 50), st.integers(-50, 50))
+def test_looks_is_down_exactly_when_health_is_down(hp: int, thp: int, wp: int) -> None:
+    health = Health(hp, 20, thp, 20, wp, 10)
+    assert (looks(health) == "down") == health.down
 
 
 def test_negative_amounts_are_refused() -> None:
