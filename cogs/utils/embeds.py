@@ -24,7 +24,7 @@ from cogs.utils.discord_limits import (
 from cogs.utils.text import inert
 from wire import text
 from wire.check import CheckResult, Modifier, Roll
-from wire.combat import CombatResult
+from wire.combat import CombatResult, Defence
 from wire.contest import ContestResult
 from wire.crafting import CraftResult
 from wire.degrees import Degrees
@@ -89,13 +89,31 @@ def check_embed(
     return embed
 
 
-def combat_outcome(result: CombatResult) -> str:
-    winner = "attacker" if result.attacker_won else "defender"
+DEFENCE_VERBS = {Defence.PARRY: "Parried", Defence.BLOCK: "Blocked", Defence.DODGE: "Dodged"}
+
+
+def combat_outcome(result: CombatResult, opponent: str | None = None) -> str:
+    """Who won by how many degrees and how much damage got through, in the rules' words: the
+    defender's DoS only take damage off, so a parried blow is no "miss"."""
+    damage, degrees = result.damage, winner_degrees(result.degrees)
+    attacking = result.role is DamageRole.ATTACKER
+    if result.attacker_won:
+        if attacking:
+            return f"Hit: {degrees}, {damage.amount} damage"
+        return f"The attack gets through: {degrees} for the attacker, {damage.amount} damage"
+    verb = DEFENCE_VERBS.get(result.defence, "Defended") if result.defence else "Defended"
+    whose = f" for {inert(opponent)}" if attacking and opponent else ""
+    if damage.amount == 0:
+        return f"Fully {verb.lower()}: {degrees}{whose}, no damage"
+    return f"{verb}: {degrees}{whose}, {damage.amount} of {damage.base} damage get through"
+
+
+def combat_colour(result: CombatResult) -> discord.Colour:
+    """An attack is green when damage gets through, whoever won the roll (a parried blow that
+    still hurts is no miss); a defence is green when the defender won."""
     if result.role is DamageRole.ATTACKER:
-        verdict = "Hit" if result.attacker_won else "Miss"
-    else:
-        verdict = "Defended" if not result.attacker_won else "The attack gets through"
-    return f"{verdict}: {winner_degrees(result.degrees)} for the {winner}"
+        return SUCCESS if result.damage.amount > 0 else FAILURE
+    return FAILURE if result.attacker_won else SUCCESS
 
 
 def combat_embed(
@@ -119,8 +137,8 @@ def combat_embed(
         title += f" {'on' if attacking else 'against'} {inert(opponent)}"
     embed = discord.Embed(
         title=clip(title, EMBED_TITLE_MAX),
-        description=f"**{combat_outcome(result)}**\n**{text.damage_text(result)}**",
-        colour=SUCCESS if result.success else FAILURE,
+        description=f"**{combat_outcome(result, opponent)}**\n{text.damage_text(result)}",
+        colour=combat_colour(result),
     )
     theirs = "defence" if attacking else "attack"
     _roll_fields(embed, result.roll, theirs, result.opponent_total, secret=secret)

@@ -100,7 +100,7 @@ async def test_player_target_gets_defence_buttons_only_they_or_a_gm_may_press(wo
     done = await world.carol.click(attack.response, label="Block")
     embed = embed_of(done)
     assert "The attack" not in embed["title"]
-    assert "Hit: 2 DoS for the attacker" in embed["description"]
+    assert "Hit: 2 DoS, 7 damage" in embed["description"]
     assert "5 base + 2 DoS = 7 damage" in embed["description"]
     assert attack.response.components == []
 
@@ -150,3 +150,25 @@ async def test_a_target_renamed_before_defending_still_defends(world):
     done = await world.carol.click(attack.response, label="Parry")
     assert "Dame Carol" in embed_of(done)["title"]
     assert "damage" in embed_of(done)["description"]
+
+
+async def test_a_parried_attack_that_still_hurts_is_no_miss(world):
+    """The rules text's second example: the goblin parries with 3 DoS, 2 of 5 damage get
+    through. The attack is shown green with what got through, not as a red "Miss"."""
+    await make_jaime(world)
+    await make_goblin(world)
+    await world.alice.slash(world.channel, "campaign settings", npc_take10=False)
+    world.dice.push(2, 16)  # Jaime 2 + 8 = 10 against the goblin's 16 + 3 = 19: 4 DoS
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
+    )
+    assert embed["description"].startswith("**Parried: 4 DoS for Goblin, 1 of 5 damage get")
+    assert embed["color"] == 0x2ECC71
+    world.dice.push(1, 20)  # 9 against 23: 7 DoS capped at 5, no damage
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
+    )
+    assert embed["description"].startswith(
+        "**Fully parried: 5 DoS (capped from 7) for Goblin, no damage**"
+    )
+    assert embed["color"] == 0xE74C3C
