@@ -15,6 +15,7 @@ import discord
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
+from cogs.utils.sheets import untrained
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
 from storage.models import Actor, Campaign, Character, RollRecord, RollState, find_stat
@@ -57,13 +58,16 @@ class Roller:
         return self._stat("attributes", "attribute", "attr", name)
 
     def skill(self, name: str) -> Modifier:
-        return self._stat("skills", "skill", "skill", name)
+        """A skill the sheet lacks is untrained: 0, and the label says so (the one rule for
+        checks, contests, defences and weapons)."""
+        found = find_stat(self.sheet().skills, name)
+        return Modifier(*found) if found else Modifier(untrained(name), 0)
 
     def _stat(self, table: str, kind: str, option: str, name: str) -> Modifier:
         sheet = self.sheet()
         found = find_stat(getattr(sheet, table), name)
         if found is None and self.lenient:
-            return Modifier(name, 0)
+            return Modifier(untrained(name), 0)
         if found is None:
             raise UserError(
                 f"{inert(sheet.name)} has no {kind} {quoted(name)}. "

@@ -3,7 +3,8 @@
 WIRE names the defences parry, block and dodge; the rules text shows a parry as Strength + the
 Parry skill. Which attribute goes with each defence is a table choice the rules text leaves open,
 so it lives here once (see docs/rules.md): parry and block with Strength, dodge with Reaction.
-A missing skill counts as 0 (untrained), a missing attribute as 0.
+A missing skill counts as 0 (untrained), a missing attribute as 0, each labelled "(not on the
+sheet)" so the table sees why.
 """
 
 from __future__ import annotations
@@ -19,9 +20,18 @@ DEFENCE_ATTRIBUTE = {
 }
 
 
+UNTRAINED = "(not on the sheet)"
+
+
+def untrained(name: str) -> str:
+    """The label of a skill the sheet lacks: WIRE skills go 0 to 10, and an untrained one is 0,
+    in checks, contests, defences and weapons alike; the label says so."""
+    return f"{name} {UNTRAINED}"
+
+
 def _stat(table: dict[str, int], name: str) -> tuple[str, int]:
-    """The stat as spelled on the sheet, or 0 under the asked name (untrained)."""
-    return find_stat(table, name) or (name, 0)
+    """The stat as spelled on the sheet, or 0 under the asked name, marked as not on the sheet."""
+    return find_stat(table, name) or (untrained(name), 0)
 
 
 def defence_modifiers(character: Character, defence: Defence) -> tuple[Modifier, ...]:

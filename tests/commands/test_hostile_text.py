@@ -343,7 +343,9 @@ async def test_a_masked_link_name_as_an_attack_target_and_a_weapon(world):
         rf"Carol: Attack with \[Sword](https://example.com/s) on {LINK_SHOWN}"
     )
     assert embed["description"].startswith(f"**{LINK_SHOWN}, choose a defence!**")
-    assert field(embed, "Modifiers") == r"Strength +0, \*\*Swords\*\* +0"
+    assert field(embed, "Modifiers") == (
+        r"Strength (not on the sheet) +0, \*\*Swords\*\* (not on the sheet) +0"
+    )
 
     defended = await world.bob.click(attack.response, label="Parry")
     result = embed_of(defended)

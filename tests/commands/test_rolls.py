@@ -135,3 +135,24 @@ async def test_every_roll_is_logged_before_the_answer_once(world):
         world.dice.push(face)
         await world.bob.slash(world.channel, "check", attr=1, skill=1, vs=10)
     assert [row[1] for row in await logged_rolls(world)] == [3, 9, 17]
+
+
+async def test_a_skill_missing_from_the_sheet_is_untrained_everywhere(world):
+    """WIRE skills go 0 to 10; an untrained skill is 0 in checks, contests, defences and
+    weapons alike, and the reply says it is not on the sheet."""
+    await world.bob.slash(world.channel, "character create", name="Cora")
+    await world.bob.slash(world.channel, "character set", attribute="Wits", value=2)
+    world.dice.push(10)
+    result = await world.bob.slash(
+        world.channel, "check", vs=10, attr_name="Wits", skill_name="Perception"
+    )
+    assert not result.response.ephemeral
+    embed = embed_of(result)
+    assert field(embed, "Modifiers") == "Wits +2, Perception (not on the sheet) +0"
+    assert field(embed, "Total") == "**12** vs TN 10"
+    world.dice.push(10, 10)
+    contest = embed_of(
+        await world.bob.slash(world.channel, "contest", attr_name="Wits", skill_name="Stealth",
+                              opp_attr=1, opp_skill=1)
+    )  # fmt: skip
+    assert "Stealth (not on the sheet)" in str(contest)
