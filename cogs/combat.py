@@ -227,8 +227,12 @@ class Combat(commands.Cog):
         roller = await load_roller(self.bot, interaction, npc)
         if (vs is None) == (target is None):
             raise UserError("Give the defender's total with vs, or a character with target.")
+        numbers_given = strength is not None or skill is not None or base is not None
+        sole = roller.character.weapons if roller.character is not None else ()
+        if not weapon and not numbers_given and len(sole) == 1:
+            weapon = sole[0].name  # a sheet with one weapon needs no weapon: option
         if weapon:
-            if strength is not None or skill is not None or base is not None:
+            if numbers_given:
                 raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
             sheet = roller.sheet()
             arms = sheet.weapon(weapon)

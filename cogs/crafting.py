@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX, clip
-from cogs.utils.embeds import NEUTRAL, craft_embed
+from cogs.utils.embeds import NEUTRAL, craft_embed, progress
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
 from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_modifiers
@@ -49,11 +49,28 @@ class Crafting(commands.GroupCog, group_name="craft"):
 
     @app_commands.command(name="start", description="Start crafting an item at a starting quality")
     @app_commands.guild_only()
-    @app_commands.describe(item="What you are making", quality="Its quality to begin with (0)")
+    @app_commands.describe(
+        item="What you are making",
+        quality="Its quality to begin with (0)",
+        attr_name="The attribute from your sheet every roll uses (remembered)",
+        skill_name="The skill from your sheet every roll uses (remembered)",
+        vs="The target number (TN) of every roll (remembered)",
+        goal="The quality you aim for, shown as progress",
+    )
+    @app_commands.autocomplete(attr_name=ac.attribute_names, skill_name=ac.skill_names)
     async def start(
-        self, interaction: discord.Interaction, item: Name, quality: Quality = 0
+        self,
+        interaction: discord.Interaction,
+        item: Name,
+        quality: Quality = 0,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        vs: Target | None = None,
+        goal: Quality | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
+        if (attr_name or skill_name) and roller.character is None:
+            roller.sheet()  # says how to get a sheet to craft from
         project = await self.bot.store.start_project(
             roller.guild_id,
             roller.campaign.id,
@@ -61,10 +78,21 @@ class Crafting(commands.GroupCog, group_name="craft"):
             item,
             quality,
             roller.character.id if roller.character else None,
+            attribute=attr_name,
+            skill=skill_name,
+            target=vs,
+            goal=goal,
         )
+        remembered = project.attribute and project.skill and project.target is not None
+        how = (
+            code(f"/craft roll item:{project.item}")
+            if remembered
+            else code(f"/craft roll item:{project.item} vs:<TN>")
+        )
+        aim = f", aiming for {project.goal}" if project.goal is not None else ""
         await interaction.response.send_message(
             f"{inert(roller.name)} starts crafting **{inert(project.item)}** at quality "
-            f"{project.quality}. Roll with {code(f'/craft roll item:{project.item} vs:<TN>')}."
+            f"{project.quality}{aim}. Roll with {how}."
         )
 
     @app_commands.command(
@@ -90,7 +118,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
         self,
         interaction: discord.Interaction,
         item: Name,
-        vs: Target,
+        vs: Target | None = None,
         attr: Attr | None = None,
         skill: Skill | None = None,
         attr_name: Name | None = None,
@@ -104,6 +132,18 @@ class Crafting(commands.GroupCog, group_name="craft"):
         project = await self.bot.store.get_project(
             roller.guild_id, roller.campaign.id, roller.user_id, item
         )
+        # What the roll does not name comes from the project's recipe.
+        if attr is None and not attr_name:
+            attr_name = project.attribute
+        if skill is None and not skill_name:
+            skill_name = project.skill
+        if vs is None:
+            vs = project.target
+        if vs is None:
+            raise UserError(
+                f"Give the target number with vs, or start {inert(project.item)} with vs "
+                "so every roll remembers it."
+            )
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_craft(mods, vs, die, project.quality)
@@ -137,7 +177,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
                 f"Another roll on {inert(project.item)} landed first, so this one was not applied. "
                 "Roll again."
             ) from error
-        embed = craft_embed(roller.name, project.item, result)
+        embed = craft_embed(roller.name, project.item, result, goal=project.goal)
         await deliver(
             self.bot, interaction, roller, embed, record, what="crafting roll", logged=True
         )
@@ -165,7 +205,8 @@ class Crafting(commands.GroupCog, group_name="craft"):
         for project in projects[:EMBED_MAX_FIELDS]:
             embed.add_field(
                 name=clip(inert(project.item), EMBED_FIELD_NAME_MAX),
-                value=f"Quality **{project.quality}** after {project.rolls} roll(s)",
+                value=f"Quality **{progress(project.quality, project.goal)}** after "
+                f"{project.rolls} roll(s)",
                 inline=False,
             )
         if len(projects) > EMBED_MAX_FIELDS:

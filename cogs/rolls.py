@@ -240,6 +240,10 @@ class Rolls(commands.Cog):
                 roller.channel_id,
                 lenient=other.is_npc and not roller.campaign.is_gm(roller.user_id),
             )
+            if opp_attr is None and not opp_attr_name:
+                opp_attr_name = attr_name  # the same attribute for both sides, unless named
+            if opp_skill is None and not opp_skill_name:
+                opp_skill_name = skill_name
         else:
             if opp_attr_name or opp_skill_name:
                 raise UserError("Name the opponent to use names from their sheet.")

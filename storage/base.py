@@ -274,8 +274,17 @@ class Store(ABC):
         item: str,
         quality: int = 0,
         character_id: int | None = None,
+        *,
+        attribute: str | None = None,
+        skill: str | None = None,
+        target: int | None = None,
+        goal: int | None = None,
     ) -> CraftProject:
-        """NameTaken if the owner already has an unfinished project with this item name."""
+        """NameTaken if the owner already has an unfinished project with this item name.
+
+        The recipe (`attribute`, `skill` from the crafter's sheet, the `target` number of each
+        roll) lets each roll give just the project; `goal` is the quality aimed for.
+        """
 
     @abstractmethod
     async def get_project(

@@ -987,9 +987,20 @@ class SqliteStore(SqliteFights, Store):
         item: str,
         quality: int = 0,
         character_id: int | None = None,
+        *,
+        attribute: str | None = None,
+        skill: str | None = None,
+        target: int | None = None,
+        goal: int | None = None,
     ) -> CraftProject:
         item = clean_name(item, "item")
         check_quality(quality)
+        attribute = clean_name(attribute, "attribute") if attribute is not None else None
+        skill = clean_name(skill, "skill") if skill is not None else None
+        if target is not None:
+            limits.TARGET.check(target)
+        if goal is not None:
+            check_quality(goal)
         async with self._write() as db:
             is_gm = await self._role(db, guild_id, campaign_id, owner_id)
             if character_id is not None:
@@ -1018,8 +1029,20 @@ class SqliteStore(SqliteFights, Store):
             rows = await _rows(
                 db,
                 "INSERT INTO craft_projects (campaign_id, owner_id, item, item_key, quality, "
-                "character_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
-                (campaign_id, owner_id, item, item.casefold(), quality, character_id),
+                "character_id, attribute, skill, target, goal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                (
+                    campaign_id,
+                    owner_id,
+                    item,
+                    item.casefold(),
+                    quality,
+                    character_id,
+                    attribute,
+                    skill,
+                    target,
+                    goal,
+                ),
             )
             if not rows:
                 raise NameTaken(

@@ -188,13 +188,30 @@ def contest_embed(
     return embed
 
 
-def craft_embed(who: str, item: str, result: CraftResult) -> discord.Embed:
+def progress(quality: int, goal: int | None) -> str:
+    """ "3", or "3 of 6" toward a goal."""
+    return str(quality) if goal is None else f"{quality} of {goal}"
+
+
+BELOW_ZERO = (
+    "Below 0 the work has gone backwards; what that means for the item is the GM's call "
+    "(the rules say only that each DoF lowers the quality by 1)."
+)
+
+
+def craft_embed(
+    who: str, item: str, result: CraftResult, *, goal: int | None = None
+) -> discord.Embed:
     embed = check_embed(who, result.check, label=f"Crafting {item}")
-    embed.add_field(
-        name="Quality",
-        value=f"{result.quality_before} {text.signed(result.change)} = **{result.quality_after}**",
-        inline=False,
+    value = (
+        f"{result.quality_before} {text.signed(result.change)} = "
+        f"**{progress(result.quality_after, goal)}**"
     )
+    if goal is not None and result.quality_after >= goal:
+        value += " · goal reached: `/craft finish` when you are done"
+    if result.quality_after < 0:
+        value += f"\n{BELOW_ZERO}"
+    embed.add_field(name="Quality", value=value, inline=False)
     return embed
 
 

@@ -51,6 +51,8 @@ class Roller:
 
     def sheet(self) -> Character:
         if self.character is None:
+            if self.campaign.is_gm(self.user_id):
+                raise UserError(NO_ACTIVE + " As a GM, add npc:<name> to roll as an NPC.")
             raise UserError(NO_ACTIVE)
         return self.character
 
