@@ -472,6 +472,7 @@ class Combat(commands.Cog):
             record,
             what="attack",
             view=defence_view(pending.id, defender),
+            ping=defender.owner_id,
         )
         try:
             message = await interaction.original_response()
@@ -542,7 +543,9 @@ class Combat(commands.Cog):
             die=defence_roll.die,
             total=defence_roll.total,
             target=attack.total,
-            degrees=result.degrees,
+            # The defender's side of the roll: their DoS when they won (history reads every line
+            # from its roller's side).
+            degrees=Degrees(not result.attacker_won, result.degrees.raw, result.degrees.capped),
             damage=result.damage.amount,
         )
         if not await store.settle_pending(guild_id, pending_id, RollState.DEFENDED, record):

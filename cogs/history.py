@@ -1,7 +1,7 @@
 """/history: the campaign's recent rolls, newest first.
 
-Hidden rolls are listed only for the campaign's GMs, and then the answer is ephemeral, so a
-hidden result never reaches the channel through the log.
+The answer is private unless `public:true`. Hidden rolls are listed only for the campaign's
+GMs in a private answer, so a hidden result never reaches the channel through the log.
 """
 
 from __future__ import annotations
@@ -79,16 +79,23 @@ class History(commands.Cog):
 
     @app_commands.command(name="history", description="The campaign's recent rolls, newest first")
     @app_commands.guild_only()
-    @app_commands.describe(user="Only this user's rolls", count="How many rolls (1-25, default 10)")
+    @app_commands.describe(
+        user="Only this user's rolls",
+        count="How many rolls (1-25, default 10)",
+        public="Show the list to the channel (default: only to you)",
+    )
     async def history(
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
         count: app_commands.Range[int, 1, 25] = 10,
+        public: bool = False,
     ) -> None:
         count = max(1, min(25, count))
         roller = await load_roller(self.bot, interaction)
-        is_gm = roller.campaign.is_gm(roller.user_id)
+        # A list the channel sees holds what the channel may see: no hidden rolls, and NPC
+        # health as the table sees it, even when a GM posts it.
+        is_gm = roller.campaign.is_gm(roller.user_id) and not public
         records = await self.bot.store.recent_rolls(
             roller.guild_id,
             roller.campaign.id,
@@ -121,11 +128,8 @@ class History(commands.Cog):
             used += len(line) + 1
         if lines:
             embed.description = "\n".join(lines)
-        # Hidden rolls, or NPC numbers, reach only the GM who asked.
-        any_hidden = any(r.hidden for r in records) or (
-            is_gm and not roller.campaign.show_npc_health and any(h.is_npc for h in health)
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=any_hidden)
+        # Private unless asked: ten lines in the channel for one player's look back is noise.
+        await interaction.response.send_message(embed=embed, ephemeral=not public)
 
 
 async def setup(bot: WireBot) -> None:

@@ -206,10 +206,12 @@ async def deliver(
     what: str,
     view: discord.ui.View | None = None,
     logged: bool = False,
+    ping: int | None = None,
 ) -> None:
     """Log the roll, then answer it: in public, or hidden from all but the roller and GMs.
 
     `logged`: the caller already logged it in the same transaction as another change.
+    `ping`: a user the answer mentions (the attacked player): that user only is pinged.
     """
     if not logged:
         await bot.store.log_roll(record)
@@ -217,6 +219,9 @@ async def deliver(
         kwargs: dict[str, Any] = {"embed": embed}
         if view is not None:
             kwargs["view"] = view
+        if ping is not None:
+            kwargs["content"] = f"<@{ping}>"
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(ping)])
         await interaction.response.send_message(**kwargs)
         return
     await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -60,6 +60,14 @@ def describe_error(error: Exception) -> tuple[str, bool]:
     return BUG_MESSAGE, True
 
 
+def refusal(error: Exception, message: str) -> str:
+    """The log's outcome for a refused interaction: what kind of refusal, and its reason as the
+    user read it (one line, cut short), not just "CommandInvokeError"."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return f"refused ({type(error).__name__}): {loggable(message, 120)}"
+
+
 def command_name(interaction: discord.Interaction) -> str:
     command = interaction.command
     if command is not None:
@@ -190,7 +198,7 @@ class WireTree(app_commands.CommandTree):
             log.exception("Could not send the error answer for %s", command_name(interaction))
         finally:
             if interaction.type is not discord.InteractionType.autocomplete:
-                self.finish(interaction, "bug" if is_bug else f"refused: {type(error).__name__}")
+                self.finish(interaction, "bug" if is_bug else refusal(error, message))
 
     def finish(self, interaction: discord.Interaction, outcome: str) -> None:
         """Account for a finished interaction (exactly once)."""

@@ -23,7 +23,7 @@ async def test_newest_first_and_count(world):
     for face in (3, 9, 17):
         await check(world, world.bob, face)
     result = await world.carol.slash(world.channel, "history")
-    assert not result.response.ephemeral
+    assert result.response.ephemeral  # private unless public:true
     lines = lines_of(result)
     assert len(lines) == 3
     assert [line.split("check: ")[1].split(" ")[0] for line in lines] == ["19", "11", "5"]
@@ -46,7 +46,7 @@ async def test_user_filter(world):
 async def test_hidden_rolls_only_for_the_gm_and_then_ephemeral(world):
     await check(world, world.bob, 3)
     await check(world, world.bob, 17, private=True)
-    player = await world.carol.slash(world.channel, "history")
+    player = await world.carol.slash(world.channel, "history", public=True)
     assert not player.response.ephemeral
     lines = lines_of(player)
     assert len(lines) == 1 and "(hidden)" not in lines[0] and "5 vs 10" in lines[0]
@@ -59,3 +59,11 @@ async def test_hidden_rolls_only_for_the_gm_and_then_ephemeral(world):
     assert len(lines) == 2
     assert "19 vs 10" in lines[0] and lines[0].endswith("(hidden)")
     assert all("19 vs 10" not in str(m.embeds) for m in world.channel.history(viewer=world.carol))
+
+
+async def test_a_gm_posting_history_to_the_channel_shows_no_hidden_roll(world):
+    await check(world, world.bob, 3)
+    await check(world, world.bob, 17, private=True)
+    posted = await world.alice.slash(world.channel, "history", public=True)
+    assert not posted.response.ephemeral
+    assert len(lines_of(posted)) == 1 and "19 vs 10" not in lines_of(posted)[0]
