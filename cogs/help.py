@@ -23,7 +23,8 @@ COMMANDS = {
         "`/defend str:1 skill:2 base:5 vs:17` how much of an attack gets through\n"
         "`/contest attr:2 skill:4 opp_attr:1 opp_skill:3` both sides roll, the higher wins\n"
         "Every roll takes `mod`, `roll` (a die rolled at the table), `take10` and `private` "
-        "(only you and the GMs see it); GMs add `npc` to roll as an NPC."
+        "(only you and the GMs see it); GMs add `npc` to roll as an NPC. **Roll again** "
+        "repeats a roll with a fresh die."
     ),
     "Crafting": (
         "`/craft start item:Sword` · `/craft roll item:Sword vs:15 attr:2 skill:4` · "

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.again import AgainButton
 from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import check_embed, combat_embed, contest_embed
 from cogs.utils.errors import UserError
@@ -46,6 +47,12 @@ if TYPE_CHECKING:
 class Rolls(commands.Cog):
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(AgainButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(AgainButton)
 
     @app_commands.command(
         name="check",

@@ -324,6 +324,14 @@ class Store(ABC):
         """Commit the roll; return its id. Same interaction_id twice: one row, same id."""
 
     @abstractmethod
+    async def get_roll(self, guild_id: int, roll_id: int) -> RollRecord | None:
+        """One logged roll by id (a Roll again button names it); None in another guild."""
+
+    @abstractmethod
+    async def roll_of_interaction(self, guild_id: int, interaction_id: int) -> int | None:
+        """The id of the roll an interaction logged, if any."""
+
+    @abstractmethod
     async def recent_rolls(
         self,
         guild_id: int,

@@ -125,6 +125,7 @@ CONNECTION_PRAGMAS = (
     "PRAGMA analysis_limit = 1000",
 )
 DEFAULT_CAMPAIGN_NAME = "Default"
+SQLITE_MAX_INTEGER = 2**63 - 1
 IMPORT_REST_MAX = 1.0
 """Seconds at most between two imports' writes (see `SqliteStore._import_turn`)."""
 RECENT_ROLLS_MAX = 100
@@ -1195,6 +1196,22 @@ class SqliteStore(SqliteFights, Store):
                     raise InvalidValue("This interaction was already logged for another roll.")
                 return rows[0][0]
         raise NotFound(CAMPAIGN_GONE)
+
+    async def get_roll(self, guild_id: int, roll_id: int) -> RollRecord | None:
+        if not 0 < roll_id <= SQLITE_MAX_INTEGER:
+            return None
+        rows = await self._query(
+            f"SELECT {ROLL_COLUMNS} FROM roll_log WHERE id = ? AND guild_id = ?",
+            (roll_id, guild_id),
+        )
+        return roll_from_row(rows[0]) if rows else None
+
+    async def roll_of_interaction(self, guild_id: int, interaction_id: int) -> int | None:
+        rows = await self._query(
+            "SELECT id FROM roll_log WHERE interaction_id = ? AND guild_id = ?",
+            (interaction_id, guild_id),
+        )
+        return rows[0][0] if rows else None
 
     async def recent_rolls(
         self,

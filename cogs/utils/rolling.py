@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.utils import MISSING
 
+from cogs.utils.again import OPTIONS_KEY, again_view, options_of
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
@@ -172,13 +174,17 @@ def record_for(
     pending_id: int | None = None,
 ) -> RollRecord:
     character = character or roller.character
+    inputs = {k: v for k, v in inputs.items() if v is not None}
+    again = options_of(interaction)
+    if again is not None and state is RollState.RESOLVED:
+        inputs[OPTIONS_KEY] = again  # what Roll again repeats
     return RollRecord(
         guild_id=roller.guild_id,
         campaign_id=roller.campaign.id,
         channel_id=roller.channel_id,
         user_id=roller.user_id,
         kind=kind,
-        inputs={k: v for k, v in inputs.items() if v is not None},
+        inputs=inputs,
         die=die.face,
         die_source=str(die.source),
         total=total,
@@ -214,7 +220,11 @@ async def deliver(
     `ping`: a user the answer mentions (the attacked player): that user only is pinged.
     """
     if not logged:
-        await bot.store.log_roll(record)
+        roll_id: int | None = await bot.store.log_roll(record)
+    else:
+        roll_id = await bot.store.roll_of_interaction(record.guild_id, interaction.id)
+    if view is None and roll_id is not None and OPTIONS_KEY in record.inputs:
+        view = again_view(roll_id)
     if not record.hidden:
         kwargs: dict[str, Any] = {"embed": embed}
         if view is not None:
@@ -224,7 +234,7 @@ async def deliver(
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(ping)])
         await interaction.response.send_message(**kwargs)
         return
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    await interaction.response.send_message(embed=embed, ephemeral=True, view=view or MISSING)
     await interaction.followup.send(hidden_notice(roller.name, what))
     if not await notify_gms(bot, roller, embed):
         await interaction.followup.send(
