@@ -39,6 +39,7 @@ log = logging.getLogger("wire")
 
 EXTENSIONS = (
     "cogs.rolls",
+    "cogs.table",
     "cogs.combat",
     "cogs.fights",
     "cogs.crafting",

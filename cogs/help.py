@@ -26,6 +26,13 @@ COMMANDS = {
         "(only you and the GMs see it); GMs add `npc` to roll as an NPC. **Roll again** "
         "repeats a roll with a fresh die."
     ),
+    "At the table": (
+        "`/roll expression:4d6kh3+3` dice outside the rules: each die shown, dropped ones struck "
+        "(`2d20kl1`, `3d6rr1`, `d100`; `label`, `private`)\n"
+        "`/odds attack str:3 skill:5 base:5 vs:13` before you act: the exact chance of each "
+        "result and of the damage, only to you (`public:true` shows it). Also `/odds check`, "
+        "`/odds defend`, `/odds contest`; `opp_bonus` for an opponent who rolls too"
+    ),
     "Crafting": (
         "`/craft start item:Sword` · `/craft roll item:Sword vs:15 attr:2 skill:4` · "
         "`/craft show` · `/craft finish item:Sword`"

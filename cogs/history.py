@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
-from cogs.utils.rolling import load_roller
-from cogs.utils.text import inert
+from cogs.utils.rolling import FREE_ROLL_SOURCE, load_roller
+from cogs.utils.text import code, inert
 from storage.models import HealthEntry, RollRecord, RollState
 
 UNSETTLED = {
@@ -24,6 +24,9 @@ UNSETTLED = {
     RollState.DEFENDED: "defended with buttons",
     RollState.EXPIRED: "expired without a defence",
 }
+
+FREE_ROLL_SHOWN = 40
+"""Characters of a /roll's expression in its history line."""
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -40,6 +43,8 @@ def history_line(record: RollRecord) -> str:
         return (
             f"{when} **{who}** attack on {target}: total {record.total}, {UNSETTLED[record.state]}"
         )
+    if record.die_source == FREE_ROLL_SOURCE:
+        return free_roll_line(record, when, who)
     against = f" vs {record.target}" if record.target is not None else ""
     degrees = f"{record.degrees} {'DoS' if record.success else 'DoF'}"
     if record.raw_degrees > record.degrees:
@@ -51,6 +56,16 @@ def history_line(record: RollRecord) -> str:
         line += " (hidden)"
     if record.die_source == "take10":
         line += " · took 10"
+    return line
+
+
+def free_roll_line(record: RollRecord, when: str, who: str) -> str:
+    """A /roll has a total but no target or degrees: its expression (cut short, so 25 rolls
+    still fit one reply) and its total. Like a check's, its label stays out of the line."""
+    expression = clip(str(record.inputs.get("expression", "dice")), FREE_ROLL_SHOWN)
+    line = f"{when} **{who}** roll {clip(code(expression), FREE_ROLL_SHOWN + 2)}: {record.total}"
+    if record.hidden:
+        line += " (hidden)"
     return line
 
 

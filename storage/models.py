@@ -230,7 +230,8 @@ class RollRecord:
     """The options the roll was made with (JSON-serialisable)."""
     die: int
     die_source: str
-    """rolled, table (a physical die rolled at the table) or take10."""
+    """rolled, table (a physical die rolled at the table) or take10; for a free /roll,
+    expression (then `die` is 0 and the dice rolled are in `inputs`)."""
     total: int
     target: int | None
     success: bool

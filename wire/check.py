@@ -74,6 +74,11 @@ class CheckResult:
         return self.roll.die
 
 
+def check_odds(bonus: int, target: int) -> Odds:
+    """Odds before the roll of d20 + `bonus` against a target number: 20 equally likely faces."""
+    return compute_odds(bonus - limits.TARGET.check(target))
+
+
 def resolve_check(modifiers: Sequence[Modifier], target: int, die: Die) -> CheckResult:
     """Total = die + modifiers; success when the total meets the target number."""
     limits.TARGET.check(target)
@@ -82,5 +87,5 @@ def resolve_check(modifiers: Sequence[Modifier], target: int, die: Die) -> Check
         roll=roll,
         target=target,
         degrees=degrees_of(roll.total, target),
-        odds=compute_odds(roll.bonus - target),
+        odds=check_odds(roll.bonus, target),
     )

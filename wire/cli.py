@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from wire import jsonout, text
 from wire.check import Roll, resolve_check, stat_line
 from wire.combat import resolve_attack, resolve_defence
+from wire.contest import resolve_contest
 from wire.crafting import resolve_craft
 from wire.dice import obtain_die
 from wire.errors import RulesError
@@ -26,6 +27,8 @@ examples:
       Jaime's long sword against the goblin's 13: 23 vs 13, 5 DoS, 10 damage
   python -m wire defend --str 1 --skill 2 --base 5 --vs 17 --take10 --json
   python -m wire craft --attr 2 --skill 4 --vs 15 --quality 3
+  python -m wire contest --attr 2 --skill 4 --opp-attr 1 --opp-skill 3 --roll 14 --opp-roll 6
+      Stealth against Perception, both dice given: 20 against 10, 5 DoS
 """
 
 
@@ -60,8 +63,8 @@ def _add_die(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m wire",
-        description="WIRE rules: checks, degrees of success and failure, combat damage, "
-        "crafting, with the exact odds before the roll.",
+        description="WIRE rules: checks, degrees of success and failure, opposed checks, combat "
+        "damage, crafting, with the exact odds before the roll.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -92,7 +95,27 @@ def build_parser() -> argparse.ArgumentParser:
     craft.add_argument("--vs", type=_ranged(TARGET), required=True, help="the target number")
     craft.add_argument("--quality", type=_ranged(QUALITY), required=True)
 
-    for command in (check, attack, defend, craft):
+    contest = sub.add_parser(
+        "contest",
+        help="an opposed check outside combat: both sides roll, the higher total wins",
+        epilog=ranges + "; the first side (the one acting) wins ties",
+    )
+    contest.add_argument("--attr", type=attr, required=True)
+    contest.add_argument("--skill", type=skill, required=True)
+    contest.add_argument("--opp-attr", type=attr, required=True, help="the opponent's attribute")
+    contest.add_argument("--opp-skill", type=skill, required=True, help="the opponent's skill")
+    contest.add_argument(
+        "--opp-mod", type=_ranged(MODIFIER), default=0, metavar="M", help="the opponent's modifier"
+    )
+    opponent_die = contest.add_mutually_exclusive_group()
+    opponent_die.add_argument(
+        "--opp-roll", type=_ranged(DIE), metavar="N", help="the opponent's die rolled at the table"
+    )
+    opponent_die.add_argument(
+        "--opp-take10", action="store_true", help="the opponent takes 10 instead of rolling"
+    )
+
+    for command in (check, attack, defend, craft, contest):
         _add_die(command)
     return parser
 
@@ -110,6 +133,13 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     if args.command == "defend":
         result = resolve_defence(mods, args.base, die, vs=args.vs)
         return text.combat_lines(result), jsonout.combat_json(result)
+    if args.command == "contest":
+        opponent = Roll(
+            obtain_die(roll=args.opp_roll, take10=args.opp_take10),
+            stat_line(args.opp_attr, args.opp_skill, args.opp_mod),
+        )
+        result = resolve_contest(Roll(die, mods), opponent)
+        return text.contest_lines(result), jsonout.contest_json(result)
     result = resolve_craft(mods, args.vs, die, args.quality)
     return text.craft_lines(result), jsonout.craft_json(result)
 

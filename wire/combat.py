@@ -70,6 +70,32 @@ class CombatResult:
         return self.roll.total
 
 
+def exchange_odds(
+    role: DamageRole,
+    bonus: int,
+    base: int,
+    *,
+    vs: int | None = None,
+    opponent_bonus: int | None = None,
+) -> Odds:
+    """The roller's odds before any die is cast: against the other side's known total `vs` (a
+    defender who took 10, an attack already rolled), or against their `opponent_bonus` when
+    they roll too. The attacker wins ties, so the defender needs a strictly higher total.
+    """
+    if (vs is None) == (opponent_bonus is None):
+        raise RulesError("Give the opponent's total or their bonus, exactly one of them.")
+    limits.BASE.check(base)
+    both_roll = opponent_bonus is not None
+    offset = bonus - (opponent_bonus if opponent_bonus is not None else vs)
+    return compute_odds(
+        offset,
+        both_roll=both_roll,
+        wins_ties=role is DamageRole.ATTACKER,
+        base=base,
+        role=role,
+    )
+
+
 def _resolve(
     role: DamageRole,
     modifiers: Sequence[Modifier],
@@ -86,9 +112,10 @@ def _resolve(
     target = opponent.total if opponent is not None else limits.TARGET.check(vs)
     wins_ties = role is DamageRole.ATTACKER
     degrees = degrees_of(roll.total, target, wins_ties=wins_ties)
-    opponent_rolls = opponent is not None and opponent.die.source is not DieSource.TAKE10
-    offset = roll.bonus - (opponent.bonus if opponent_rolls else target)
-    odds = compute_odds(offset, both_roll=opponent_rolls, wins_ties=wins_ties, base=base, role=role)
+    if opponent is not None and opponent.die.source is not DieSource.TAKE10:
+        odds = exchange_odds(role, roll.bonus, base, opponent_bonus=opponent.bonus)
+    else:
+        odds = exchange_odds(role, roll.bonus, base, vs=target)
     outcome = Outcome(degrees.success, degrees.capped)
     attacker_won = degrees.success == (role is DamageRole.ATTACKER)
     damage = Damage(base, degrees.capped, attacker_won, damage_for(base, role, outcome))

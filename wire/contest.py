@@ -33,13 +33,20 @@ class ContestResult:
         return self.passive if self.active_won else self.active
 
 
+def contest_odds(active_bonus: int, passive_bonus: int) -> Odds:
+    """The active side's odds before both sides roll: 400 pairs of faces; it wins ties."""
+    return compute_odds(active_bonus - passive_bonus, both_roll=True)
+
+
 def resolve_contest(active: Roll, passive: Roll) -> ContestResult:
     """Winner's DoS = (winner's total - loser's total) // 2, capped; that is the loser's DoF."""
-    passive_rolls = passive.die.source is not DieSource.TAKE10
-    offset = active.bonus - (passive.bonus if passive_rolls else passive.total)
+    if passive.die.source is DieSource.TAKE10:
+        odds = compute_odds(active.bonus - passive.total)
+    else:
+        odds = contest_odds(active.bonus, passive.bonus)
     return ContestResult(
         active=active,
         passive=passive,
         degrees=degrees_of(active.total, passive.total),
-        odds=compute_odds(offset, both_roll=passive_rolls),
+        odds=odds,
     )

@@ -33,6 +33,12 @@ ATTRIBUTE = Limit("an attribute", -10, 30)
 SKILL = Limit("a skill", 0, 10)
 MODIFIER = Limit("the modifier", -50, 50)
 TARGET = Limit("the target number", -60, 150)
+BONUS = Limit(
+    "a bonus",
+    ATTRIBUTE.low + SKILL.low + MODIFIER.low,
+    ATTRIBUTE.high + SKILL.high + MODIFIER.high,
+)
+"""Everything one side adds to its d20: attribute + skill + modifier."""
 BASE = Limit("base damage", 0, 50)
 QUALITY = Limit("quality", -1000, 1000)
 SURPRISE = Limit("the surprise penalty", 0, 20)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import discord
 
 from cogs.utils.discord_limits import (
+    EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_NAME_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_FOOTER_MAX,
@@ -218,3 +219,12 @@ def craft_embed(
 def hidden_notice(who: str, what: str) -> str:
     """The public line the channel sees for a hidden roll."""
     return f"🎲 {inert(who)} made a hidden {what}. The GMs have the result."
+
+
+def free_roll_embed(who: str, shown: str, label: str | None = None) -> discord.Embed:
+    """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert)."""
+    return discord.Embed(
+        title=clip(f"{inert(who)}: {inert(label or 'Roll')}", EMBED_TITLE_MAX),
+        description=clip(shown, EMBED_DESCRIPTION_MAX),
+        colour=NEUTRAL,
+    )

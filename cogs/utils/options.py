@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.utils.dice_expression import EXPRESSION_MAX
 from cogs.utils.errors import UserError
 from storage.models import NAME_MAX, NOTES_MAX
 from storage.validation import normal_text, text_problem
@@ -78,10 +79,13 @@ Target = app_commands.Range[int, limits.TARGET.low, limits.TARGET.high]
 Base = app_commands.Range[int, limits.BASE.low, limits.BASE.high]
 DieFace = app_commands.Range[int, limits.DIE.low, limits.DIE.high]
 Quality = app_commands.Range[int, limits.QUALITY.low, limits.QUALITY.high]
+Bonus = app_commands.Range[int, limits.BONUS.low, limits.BONUS.high]
 Name = app_commands.Transform[str, FreeText(NAME_MAX)]
 """Any name, label or other one-line text: 1 to NAME_MAX characters."""
 Notes = app_commands.Transform[str, FreeText(NOTES_MAX, shortest=0)]
 """A character's notes: up to NOTES_MAX characters (empty clears them)."""
+DiceText = app_commands.Transform[str, FreeText(EXPRESSION_MAX)]
+"""A free dice expression for /roll (the dice module checks the rest)."""
 
 ROLL_DESCRIPTIONS = {
     "mod": "A situational modifier added to the total (default 0)",

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wire.rolls")
 
+FREE_ROLL_SOURCE = "expression"
+"""The die source of a logged /roll: dice from an expression, not a WIRE d20."""
+
 NO_ACTIVE = (
     "You have no active character in this campaign. "
     "Create one with /character create, or pick one with /character use."
@@ -199,6 +202,38 @@ def record_for(
         interaction_id=interaction.id,
         state=state,
         pending_id=pending_id,
+    )
+
+
+def free_roll_record(
+    interaction: discord.Interaction,
+    roller: Roller,
+    *,
+    inputs: dict[str, Any],
+    total: int,
+    hidden: bool = False,
+) -> RollRecord:
+    """A /roll for the log. It has no WIRE d20, no target and no degrees: `die` is 0 (no face
+    a d20 shows) with the source "expression", success and degrees are 0, and the faces rolled
+    are in `inputs`, so nothing reads a free roll as a check."""
+    return RollRecord(
+        guild_id=roller.guild_id,
+        campaign_id=roller.campaign.id,
+        channel_id=roller.channel_id,
+        user_id=roller.user_id,
+        kind="roll",
+        inputs={k: v for k, v in inputs.items() if v is not None},
+        die=0,
+        die_source=FREE_ROLL_SOURCE,
+        total=total,
+        target=None,
+        success=False,
+        degrees=0,
+        raw_degrees=0,
+        hidden=hidden,
+        character_id=roller.character.id if roller.character else None,
+        character_name=roller.character.name if roller.character else None,
+        interaction_id=interaction.id,
     )
 
 

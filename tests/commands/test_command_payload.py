@@ -51,6 +51,8 @@ async def test_every_command_is_there_with_the_issue_option_names(payload):
         "campaign",
         "history",
         "help",
+        "roll",
+        "odds",
     } <= set(by_name)
 
     def options(name: str) -> list[str]:
@@ -59,6 +61,12 @@ async def test_every_command_is_there_with_the_issue_option_names(payload):
     assert {"attr", "skill", "vs", "mod", "roll", "take10", "private"} <= set(options("check"))
     assert {"str", "skill", "base", "vs", "weapon", "target"} <= set(options("attack"))
     assert {"str", "skill", "base", "vs"} <= set(options("defend"))
+    assert options("roll") == ["expression", "label", "private"]
+    odds = {
+        o["name"]: [p["name"] for p in o.get("options", [])] for o in by_name["odds"]["options"]
+    }
+    assert set(odds) == {"check", "attack", "defend", "contest"}
+    assert {"str", "skill", "base", "vs", "opp_bonus", "weapon", "public"} <= set(odds["attack"])
     craft = {o["name"] for o in by_name["craft"]["options"]}
     assert craft == {"start", "roll", "show", "finish"}
     character = {o["name"] for o in by_name["character"]["options"]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 
 import discord
@@ -9,7 +10,16 @@ import discord
 from cogs.characters import sheet_embed
 from cogs.help import help_embed
 from cogs.history import history_line
-from cogs.utils.embeds import check_embed, combat_embed, contest_embed, craft_embed
+from cogs.utils import dice_expression
+from cogs.utils.embeds import (
+    check_embed,
+    combat_embed,
+    contest_embed,
+    craft_embed,
+    free_roll_embed,
+)
+from cogs.utils.odds_chart import odds_embed, side_text
+from cogs.utils.text import inert
 from storage.models import (
     MAX_ATTRIBUTES,
     MAX_SKILLS,
@@ -26,6 +36,7 @@ from wire.combat import Defence, resolve_attack, resolve_defence
 from wire.contest import resolve_contest
 from wire.crafting import resolve_craft
 from wire.dice import Die, DieSource
+from wire.odds import DamageRole, compute_odds
 
 
 def long(prefix: str, index: int = 0) -> str:
@@ -122,6 +133,61 @@ def test_history_lines_of_25_longest_rolls_fit_a_description():
     assert 25 * (len(line) + 1) <= EMBED_DESCRIPTION_MAX
     embed = discord.Embed(title="Recent rolls", description="\n".join([line] * 25))
     assert_fits(embed)
+
+
+class HighestFaces(random.Random):
+    """Every die shows its highest face: the longest numbers a roll can show."""
+
+    def randint(self, a: int, b: int) -> int:
+        return b
+
+
+def test_the_longest_free_roll_fits():
+    expression = "100d1000[" + "<" * 90 + "]"
+    assert len(expression) == dice_expression.EXPRESSION_MAX
+    rolled = dice_expression.roll(expression, HighestFaces())
+    assert rolled.total == 100_000 and rolled.dice == dice_expression.MAX_DICE
+    assert_fits(free_roll_embed(WHO, rolled.shown, "*" * NAME_MAX))
+
+
+def test_odds_embeds_with_longest_names_fit():
+    matchup = f"{side_text(MODS)} against the defender's {side_text(MODS)} (both roll)"
+    for role in DamageRole:
+        odds = compute_odds(0, both_roll=True, wins_ties=False, base=50, role=role)
+        embed = odds_embed(
+            f"Odds for {inert(WHO)}: Attack with {inert(long('Weapon'))}",
+            odds,
+            goal="to hit",
+            matchup=matchup,
+            base=50,
+        )
+        assert_fits(embed)
+        assert len(embed.fields) == 2
+
+
+def test_history_lines_of_25_longest_free_rolls_fit_a_description():
+    record = RollRecord(
+        guild_id=1,
+        campaign_id=1,
+        channel_id=1,
+        user_id=123456789012345678,
+        kind="roll",
+        inputs={"expression": "9" * 9 + "+1d6" * 22 + "[x]", "label": long("Label")},
+        die=0,
+        die_source="expression",
+        total=-(10**9),
+        target=None,
+        success=False,
+        degrees=0,
+        raw_degrees=0,
+        hidden=True,
+        character_name=WHO,
+        created_at=datetime(2026, 11, 30, tzinfo=UTC),
+    )
+    line = history_line(record)
+    assert "(hidden)" in line and "DoF" not in line
+    assert 25 * (len(line) + 1) <= EMBED_DESCRIPTION_MAX
+    assert_fits(discord.Embed(title="Recent rolls", description="\n".join([line] * 25)))
 
 
 def test_help_fits():

@@ -6,7 +6,18 @@ from simcord.enums import InteractionType
 
 from tests.commands.conftest import embed_of
 
-TOP_LEVEL = {"attack", "campaign", "character", "check", "contest", "craft", "defend", "history"}
+TOP_LEVEL = {
+    "attack",
+    "campaign",
+    "character",
+    "check",
+    "contest",
+    "craft",
+    "defend",
+    "history",
+    "odds",
+    "roll",
+}
 
 
 async def test_private_roll_goes_in_full_to_the_gm_channel(world):

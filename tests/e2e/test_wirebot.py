@@ -65,7 +65,9 @@ EXPECTED_COMMANDS = {
     "health",
     "help",
     "history",
+    "odds",
     "privacy",
+    "roll",
 }
 
 

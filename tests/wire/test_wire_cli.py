@@ -122,6 +122,59 @@ def test_craft_json_quality() -> None:
     assert done.stdout.splitlines()[-1] == "Quality: 3 + 5 = 8"
 
 
+CONTEST = ["contest", "--attr", "2", "--skill", "4", "--opp-attr", "1", "--opp-skill", "3"]
+
+
+def test_contest_text_both_dice_given() -> None:
+    done = wire(*CONTEST, "--roll", "14", "--opp-roll", "6")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Active: d20 14 + 2 Attribute + 4 Skill = 20",
+        "Passive: d20 6 + 1 Attribute + 3 Skill = 10",
+        "Active wins with 5 DoS",
+        "Chance before the roll: 61.8% for Active",
+    ]
+
+
+def test_contest_json_with_modifiers_and_a_tie() -> None:
+    obj = wire_json(*CONTEST, "--roll", "10", "--opp-roll", "12", "--mod", "1", "--opp-mod", "1")
+    assert (obj["active"]["total"], obj["passive"]["total"]) == (17, 17)
+    assert (obj["success"], obj["degrees"]) == (True, 0)  # the active side wins ties
+    assert obj["active"]["modifiers"][-1] == {"label": "Modifier", "value": 1}
+    assert obj["odds"]["chance_exact"] == "247/400"  # +7 against +5, both rolling
+
+
+def test_contest_opponent_taking_10_is_a_known_total() -> None:
+    obj = wire_json(*CONTEST, "--opp-take10")
+    assert obj["passive"] == {
+        "roll": 10,
+        "die_source": "take10",
+        "modifiers": [{"label": "Attribute", "value": 1}, {"label": "Skill", "value": 3}],
+        "total": 14,
+    }
+    assert obj["active"]["die_source"] == "rolled"
+    assert obj["odds"]["chance_exact"] == "13/20"  # 20 faces against 14: 8 or better
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--attr", "3", "--skill", "5", "--vs", "13"],
+        ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13"],
+        ["defend", "--str", "1", "--skill", "2", "--base", "5", "--vs", "17"],
+        ["craft", "--attr", "2", "--skill", "4", "--vs", "15", "--quality", "3"],
+        CONTEST,
+    ],
+    ids=lambda args: args[0],
+)
+def test_json_is_one_line_ending_in_a_newline(args: list[str]) -> None:
+    done = wire(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("}\n")
+    assert done.stdout.count("\n") == 1
+    json.loads(done.stdout)
+
+
 def test_help_shows_the_examples_and_they_run() -> None:
     done = wire("--help")
     assert done.returncode == 0
@@ -133,14 +186,14 @@ def test_help_shows_the_examples_and_they_run() -> None:
     ]
     assert JAIME in examples
     assert len(examples) >= 4
-    assert {e[0] for e in examples} == {"check", "attack", "defend", "craft"}
+    assert {e[0] for e in examples} == {"check", "attack", "defend", "craft", "contest"}
     for example in examples:
         ran = wire(*example)
         assert ran.returncode == 0, (example, ran.stderr)
         assert ran.stdout.strip()
 
 
-@pytest.mark.parametrize("command", ["check", "attack", "defend", "craft"])
+@pytest.mark.parametrize("command", ["check", "attack", "defend", "craft", "contest"])
 def test_subcommand_help(command: str) -> None:
     done = wire(command, "--help")
     assert done.returncode == 0
@@ -187,6 +240,12 @@ ATTACK = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13"]
             "quality",
             id="quality-range",
         ),
+        pytest.param(
+            [*CONTEST, "--opp-roll", "3", "--opp-take10"], "--opp-roll", id="opp-roll-and-take10"
+        ),
+        pytest.param([*CONTEST, "--opp-roll", "21"], "between 1 and 20", id="opp-die-21"),
+        pytest.param(CONTEST[:-2], "--opp-skill", id="no-opp-skill"),
+        pytest.param([*CONTEST, "--opp-mod", "51"], "-50 and 50", id="opp-mod-range"),
         pytest.param([], "command", id="no-command"),
         pytest.param(["fireball"], "fireball", id="unknown-command"),
     ],

@@ -16,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wire import limits
-from wire.check import Modifier, Roll, resolve_check, stat_line
-from wire.combat import resolve_attack, resolve_defence
-from wire.contest import resolve_contest
+from wire.check import Modifier, Roll, check_odds, resolve_check, stat_line
+from wire.combat import exchange_odds, resolve_attack, resolve_defence
+from wire.contest import contest_odds, resolve_contest
 from wire.dice import Die, DieSource
+from wire.errors import RulesError
 from wire.odds import DamageRole, Odds, Outcome, compute_odds
 
 WIRE = settings.get_profile("wire")
@@ -271,3 +272,33 @@ def test_mirrored_opposed_odds_agree_on_the_damage(offset: int, base: int) -> No
     )
     assert dict(attack.damage) == dict(defence.damage)
     assert attack.chance + defence.chance == 1
+
+
+# --- odds before acting (/odds): the same figures the roll then reports ------------------------
+
+
+@WIRE
+@given(mine=st.integers(-60, 90), theirs=st.integers(-60, 90), base=bases, face=faces)
+def test_odds_before_acting_are_those_the_roll_reports(
+    mine: int, theirs: int, base: int, face: int
+) -> None:
+    die = Die(face, DieSource.ROLLED)
+    other = Roll(Die(21 - face, DieSource.ROLLED), (_mod(theirs),))
+    target = max(limits.TARGET.low, min(limits.TARGET.high, theirs))
+    assert check_odds(mine, target) == resolve_check([_mod(mine)], target, die).odds
+    for role, resolve, side in (
+        (DamageRole.ATTACKER, resolve_attack, "defender"),
+        (DamageRole.DEFENDER, resolve_defence, "attacker"),
+    ):
+        known = resolve([_mod(mine)], base, die, vs=target).odds
+        assert exchange_odds(role, mine, base, vs=target) == known
+        rolled = resolve([_mod(mine)], base, die, **{side: other}).odds
+        assert exchange_odds(role, mine, base, opponent_bonus=theirs) == rolled
+    contest = resolve_contest(Roll(die, (_mod(mine),)), other).odds
+    assert contest_odds(mine, theirs) == contest
+
+
+@pytest.mark.parametrize("opponent", [{}, {"vs": 13, "opponent_bonus": 3}])
+def test_odds_before_acting_need_exactly_one_opponent(opponent: dict[str, int]) -> None:
+    with pytest.raises(RulesError, match="exactly one"):
+        exchange_odds(DamageRole.ATTACKER, 8, 5, **opponent)

@@ -1,0 +1,341 @@
+"""At the table: /roll for dice outside the rules, /odds for the chances before acting.
+
+/roll is for what WIRE's rules do not cover (a random encounter, loot, another game's dice); it
+is logged like any roll, and can be hidden like one. /odds rolls nothing: it lays out the rules
+core's exact odds of each result before a player commits to a check, an attack, a defence or a
+contest, privately unless asked to show the table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils import autocomplete as ac
+from cogs.utils import dice_expression
+from cogs.utils.embeds import free_roll_embed
+from cogs.utils.errors import UserError
+from cogs.utils.odds_chart import odds_embed, side_text
+from cogs.utils.options import (
+    DEFENCE_CHOICES,
+    ROLL_DESCRIPTIONS,
+    Attr,
+    Base,
+    Bonus,
+    DiceText,
+    Mod,
+    Name,
+    Skill,
+    Target,
+)
+from cogs.utils.rolling import Roller, deliver, free_roll_record, load_roller, stat_modifiers
+from cogs.utils.sheets import defence_modifiers, weapon_modifiers
+from cogs.utils.text import inert, quoted
+from wire import limits
+from wire.check import Modifier, check_odds, stat_line
+from wire.combat import Defence, exchange_odds
+from wire.contest import contest_odds
+from wire.odds import DamageRole, Odds
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+PUBLIC = "Show the odds to the channel instead of only to you"
+OPP_BONUS = "Instead of vs: the {who}'s bonus (attribute + skill + modifiers), if they roll too"
+
+
+def total(mods: tuple[Modifier, ...]) -> int:
+    return sum(m.value for m in mods)
+
+
+def opposition(vs: int | None, opp_bonus: int | None, who: str) -> str:
+    """The other side of an exchange, as the odds see it: a known total, or a roll."""
+    if (vs is None) == (opp_bonus is None):
+        raise UserError(
+            f"Give the {who}'s total with vs, or their bonus with opp_bonus if they roll too."
+        )
+    if opp_bonus is not None:
+        limits.BONUS.check(opp_bonus, "opp_bonus")
+        return f"the {who}'s d20 {'+' if opp_bonus >= 0 else '-'} {abs(opp_bonus)} (both roll)"
+    return f"the {who}'s {limits.TARGET.check(vs, 'vs')}"
+
+
+class Table(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="roll", description="Roll dice outside the rules: 2d6+3, 4d6kh3 (keep highest 3), d100"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        expression="Dice, e.g. 2d6+3, 4d6kh3, d100, 2d20kl1 (keep lowest), 3d6rr1 (reroll 1s)",
+        label="What the roll is for, e.g. Random encounter (shown in the reply)",
+        private=ROLL_DESCRIPTIONS["private"],
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        expression: DiceText,
+        label: Name | None = None,
+        private: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        rolled = dice_expression.roll(expression, self.bot.rng)
+        embed = free_roll_embed(roller.name, rolled.shown, label)
+        record = free_roll_record(
+            interaction,
+            roller,
+            inputs={"expression": rolled.expression, "label": label, "dice": rolled.plain},
+            total=rolled.total,
+            hidden=private,
+        )
+        await deliver(self.bot, interaction, roller, embed, record, what="roll")
+
+
+class OddsTable(commands.GroupCog, group_name="odds"):
+    """The exact odds of each result before a roll: nothing is rolled or logged."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction,
+        roller: Roller,
+        action: str,
+        odds: Odds,
+        *,
+        goal: str,
+        matchup: str,
+        base: int | None = None,
+        public: bool,
+    ) -> None:
+        embed = odds_embed(
+            f"Odds for {inert(roller.name)}: {action}",
+            odds,
+            goal=goal,
+            matchup=matchup,
+            base=base,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=not public)
+
+    @app_commands.command(name="check", description="The odds of each result of a check")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        vs="The target number (TN) to meet",
+        attr="Your attribute, as a number",
+        skill="Your skill, as a number (0-10)",
+        attr_name="An attribute from your sheet instead of attr",
+        skill_name="A skill from your sheet instead of skill",
+        mod=ROLL_DESCRIPTIONS["mod"],
+        public=PUBLIC,
+    )
+    @app_commands.autocomplete(attr_name=ac.attribute_names, skill_name=ac.skill_names)
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        vs: Target,
+        attr: Attr | None = None,
+        skill: Skill | None = None,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        mod: Mod = 0,
+        public: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        odds = check_odds(total(mods), limits.TARGET.check(vs, "vs"))
+        await self._answer(
+            interaction,
+            roller,
+            "Check",
+            odds,
+            goal="to succeed",
+            matchup=f"{side_text(mods)} against TN {vs}",
+            public=public,
+        )
+
+    @app_commands.command(
+        name="attack", description="The odds of each result of an attack, and of its damage"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(strength="str")
+    @app_commands.describe(
+        strength="Your attribute for the weapon (e.g. Strength), as a number",
+        skill="Your weapon skill, as a number (0-10)",
+        base="The weapon's base damage",
+        weapon="A weapon from your sheet instead of str, skill and base",
+        vs="The defender's total (a defender taking 10 with +3 has 13)",
+        opp_bonus=OPP_BONUS.format(who="defender"),
+        mod=ROLL_DESCRIPTIONS["mod"],
+        public=PUBLIC,
+    )
+    @app_commands.autocomplete(weapon=ac.weapon_names)
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        base: Base | None = None,
+        weapon: Name | None = None,
+        vs: Target | None = None,
+        opp_bonus: Bonus | None = None,
+        mod: Mod = 0,
+        public: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        against = opposition(vs, opp_bonus, "defender")
+        if weapon:
+            if strength is not None or skill is not None or base is not None:
+                raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
+            sheet = roller.sheet()
+            arms = sheet.weapon(weapon)
+            if arms is None:
+                raise UserError(
+                    f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
+                    "Add it with /character weapon, or see /character show."
+                )
+            mods = weapon_modifiers(sheet, arms)
+            if mod:
+                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+            damage, action = arms.base, f"Attack with {inert(arms.name)}"
+        else:
+            missing = [
+                n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None
+            ]
+            if missing:
+                raise UserError(
+                    f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
+                    "or a weapon from your sheet."
+                )
+            mods = stat_line(strength, skill, mod, attribute_label="Strength")
+            damage, action = limits.BASE.check(base), "Attack"
+        odds = exchange_odds(
+            DamageRole.ATTACKER, total(mods), damage, vs=vs, opponent_bonus=opp_bonus
+        )
+        await self._answer(
+            interaction,
+            roller,
+            action,
+            odds,
+            goal="to hit",
+            matchup=f"{side_text(mods)} against {against}",
+            base=damage,
+            public=public,
+        )
+
+    @app_commands.command(
+        name="defend", description="The odds of each result of a defence, and of the damage"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(strength="str")
+    @app_commands.describe(
+        base="The incoming weapon's base damage",
+        strength="Your attribute for the defence (Strength for a parry), as a number",
+        skill="Your defence skill (parry, block or dodge), as a number (0-10)",
+        defence="Defend from your sheet with this defence instead of str and skill",
+        vs="The attacker's total",
+        opp_bonus=OPP_BONUS.format(who="attacker"),
+        mod=ROLL_DESCRIPTIONS["mod"],
+        public=PUBLIC,
+    )
+    @app_commands.choices(defence=DEFENCE_CHOICES)
+    async def defend(
+        self,
+        interaction: discord.Interaction,
+        base: Base,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        defence: app_commands.Choice[str] | None = None,
+        vs: Target | None = None,
+        opp_bonus: Bonus | None = None,
+        mod: Mod = 0,
+        public: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        against = opposition(vs, opp_bonus, "attacker")
+        action = "Defence"
+        if defence is not None:
+            if strength is not None or skill is not None:
+                raise UserError("Give defence (from your sheet) or str and skill, not both.")
+            chosen = Defence(defence.value)
+            mods = defence_modifiers(roller.sheet(), chosen)
+            if mod:
+                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+            action = chosen.value.capitalize()
+        else:
+            if strength is None or skill is None:
+                raise UserError("Give str and skill as numbers, or pick a defence from your sheet.")
+            mods = stat_line(
+                strength, skill, mod, attribute_label="Strength", skill_label="Defence"
+            )
+        odds = exchange_odds(
+            DamageRole.DEFENDER,
+            total(mods),
+            limits.BASE.check(base),
+            vs=vs,
+            opponent_bonus=opp_bonus,
+        )
+        await self._answer(
+            interaction,
+            roller,
+            action,
+            odds,
+            goal="to defend",
+            matchup=f"{side_text(mods)} against {against}; the attacker wins ties",
+            base=base,
+            public=public,
+        )
+
+    @app_commands.command(
+        name="contest", description="The odds of an opposed check: both sides roll"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        attr="Your attribute, as a number",
+        skill="Your skill, as a number (0-10)",
+        attr_name="An attribute from your sheet instead of attr",
+        skill_name="A skill from your sheet instead of skill",
+        opp_attr="The opponent's attribute, as a number",
+        opp_skill="The opponent's skill, as a number (0-10)",
+        mod="A modifier to your total (default 0)",
+        opp_mod="A modifier to the opponent's total (default 0)",
+        public=PUBLIC,
+    )
+    @app_commands.autocomplete(attr_name=ac.attribute_names, skill_name=ac.skill_names)
+    async def contest(
+        self,
+        interaction: discord.Interaction,
+        opp_attr: Attr,
+        opp_skill: Skill,
+        attr: Attr | None = None,
+        skill: Skill | None = None,
+        attr_name: Name | None = None,
+        skill_name: Name | None = None,
+        mod: Mod = 0,
+        opp_mod: Mod = 0,
+        public: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        mine = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        theirs = stat_line(opp_attr, opp_skill, opp_mod)
+        odds = contest_odds(total(mine), total(theirs))
+        await self._answer(
+            interaction,
+            roller,
+            "Contest",
+            odds,
+            goal="to win",
+            matchup=f"{side_text(mine)} against the opponent's {side_text(theirs)}; you win ties",
+            public=public,
+        )
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(Table(bot))
+    await bot.add_cog(OddsTable(bot))

@@ -1,0 +1,133 @@
+"""The odds before an action as a small bar chart, for `/odds`.
+
+Every figure is the rules core's exact fraction (`wire.odds`); here they are only laid out: one
+line per result, best first, then the damage that gets through. The odds are multiples of 1/20
+or 1/400, so two decimals show every one of them exactly (73.75%, 0.25%), which matters in a
+table meant for comparing choices; the rounded figure the roll replies show would hide that
+26.25% and 26.2% are not the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+import discord
+
+from cogs.utils.discord_limits import (
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.text import inert
+from wire import text
+from wire.check import Modifier
+from wire.odds import Odds, Outcome
+
+BAR_WIDTH = 16
+"""Cells in the longest bar: the chart stays narrower than a phone's code block."""
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+_FULL, _EMPTY = "█", "░"
+
+
+def exact_percent(chance: Fraction) -> str:
+    """A probability as a percentage with as many decimals as it has, up to two; else rounded."""
+    value = chance * 100
+    if (value * 100).denominator != 1:
+        return text.percent(chance)
+    whole, hundredths = divmod(int(value * 100), 100)
+    if not hundredths:
+        return f"{whole}%"
+    return f"{whole}.{hundredths:02d}".rstrip("0") + "%"
+
+
+def bar(chance: Fraction, top: Fraction, width: int = BAR_WIDTH) -> str:
+    """A bar `width` cells long at `top`, in eighths of a cell; anything possible shows a sliver."""
+    if top <= 0:
+        return _EMPTY * width
+    eighths = round(chance / top * width * 8)
+    if chance > 0 and eighths == 0:
+        eighths = 1
+    full, part = divmod(eighths, 8)
+    cells = _FULL * full + (_EIGHTHS[part] if part else "")
+    return cells + _EMPTY * (width - len(cells))
+
+
+def chart(rows: Iterable[tuple[str, Fraction]]) -> str:
+    """Labelled bars with their percentages, aligned in a code block (where nothing renders)."""
+    rows = list(rows)
+    top = max((chance for _, chance in rows), default=Fraction(0))
+    label_width = max((len(label) for label, _ in rows), default=0)
+    shown = [exact_percent(chance) for _, chance in rows]
+    percent_width = max((len(p) for p in shown), default=0)
+    lines = [
+        f"{label:<{label_width}}  {bar(chance, top)} {percent:>{percent_width}}"
+        for (label, chance), percent in zip(rows, shown, strict=True)
+    ]
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def _best_first(outcome: Outcome) -> int:
+    return outcome.degrees if outcome.success else -outcome.degrees - 1
+
+
+def outcome_rows(odds: Odds) -> list[tuple[str, Fraction]]:
+    """Each possible result, from the most DoS down to the most DoF."""
+    ordered = sorted(odds.outcomes.items(), key=lambda item: _best_first(item[0]), reverse=True)
+    return [(f"{o.degrees} {'DoS' if o.success else 'DoF'}", p) for o, p in ordered]
+
+
+def damage_rows(damage: Mapping[int, Fraction]) -> list[tuple[str, Fraction]]:
+    """Each damage figure that can get through, the most first, the figures aligned."""
+    width = len(str(max(damage, default=0)))
+    return [
+        (f"{amount:>{width}} damage", damage[amount]) for amount in sorted(damage, reverse=True)
+    ]
+
+
+def average(damage: Mapping[int, Fraction]) -> Fraction:
+    return sum((amount * chance for amount, chance in damage.items()), Fraction(0))
+
+
+def side_text(modifiers: Iterable[Modifier]) -> str:
+    """One side as the odds see it: "d20 + 3 Strength + 5 Long swords" (labels inert)."""
+    parts = ["d20"] + [f"{text.signed(m.value)} {inert(m.label)}" for m in modifiers]
+    return " ".join(parts)
+
+
+def odds_embed(
+    title: str,
+    odds: Odds,
+    *,
+    goal: str,
+    matchup: str,
+    base: int | None = None,
+) -> discord.Embed:
+    """`goal`: what the chance is of ("to hit"); `matchup`: who rolls against what, markdown-safe.
+
+    Titles and the matchup are the caller's, with any user text already inert.
+    """
+    embed = discord.Embed(
+        title=clip(title, EMBED_TITLE_MAX),
+        description=clip(
+            f"**{exact_percent(odds.chance)} {goal}**\n{matchup}", EMBED_DESCRIPTION_MAX
+        ),
+        colour=NEUTRAL,
+    )
+    embed.add_field(
+        name="Each result",
+        value=clip(chart(outcome_rows(odds)), EMBED_FIELD_VALUE_MAX),
+        inline=False,
+    )
+    if odds.damage is not None:
+        mean = average(odds.damage)
+        embed.add_field(
+            name=f"Damage that gets through (base {base}; {float(mean):.2f} on average)",
+            value=clip(chart(damage_rows(odds.damage)), EMBED_FIELD_VALUE_MAX),
+            inline=False,
+        )
+    cases = "20 equally likely rolls" if odds.cases == 20 else "400 equally likely pairs of rolls"
+    embed.set_footer(text=f"Exact odds over {cases}, before any die is cast")
+    return embed
