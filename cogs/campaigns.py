@@ -23,11 +23,11 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
-from cogs.utils.options import Name
+from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
-from storage.models import Campaign
+from storage.models import WIRE_ATTRIBUTES, Campaign
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -41,6 +41,12 @@ async def campaign_names(interaction: discord.Interaction, current: str) -> ac.C
     except StorageError:
         return []
     return ac.choices(((c.name, c.name) for c in campaigns), current)
+
+
+def attributes_line(campaign: Campaign) -> str:
+    names = ", ".join(inert(name) for name in campaign.attributes())
+    own = " (WIRE's)" if campaign.attribute_names is None else ""
+    return clip(f"{names}{own}", EMBED_FIELD_VALUE_MAX)
 
 
 def gm_field(campaign: Campaign) -> str:
@@ -140,7 +146,35 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             name="Hidden rolls go to",
             value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs",
         )
+        embed.add_field(name="Attributes", value=attributes_line(campaign), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="attributes", description="The campaign's attribute names: show them, or set (GMs)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        names="GMs: the attribute names, commas between, e.g. Strength, Reaction, Charisma",
+        reset=f"GMs: back to WIRE's own ({', '.join(WIRE_ATTRIBUTES)})",
+    )
+    async def attributes(
+        self, interaction: discord.Interaction, names: NameList | None = None, reset: bool = False
+    ) -> None:
+        if names and reset:
+            raise UserError("Give names or reset, not both.")
+        roller = await load_roller(self.bot, interaction)
+        campaign = roller.campaign
+        if names or reset:
+            listed = None if reset else [n.strip() for n in names.split(",") if n.strip()]
+            campaign = await self.bot.store.set_attribute_names(
+                roller.guild_id, campaign.id, roller.user_id, listed
+            )
+        await interaction.response.send_message(
+            f"**{inert(campaign.name)}**'s attributes: {attributes_line(campaign)}. Autocomplete "
+            "offers them, and a new attribute close to one of them is refused as a likely typo "
+            "(`new:true` adds it anyway).",
+            ephemeral=True,
+        )
 
     @app_commands.command(name="settings", description="Change this campaign's settings (GMs)")
     @app_commands.guild_only()

@@ -25,12 +25,43 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
-from cogs.utils.options import Base, Name, Notes
-from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.options import Base, Name, Notes, SheetText
+from cogs.utils.rolling import Roller, actor_of, load_roller
+from cogs.utils.sheet_edit import (
+    FORM_ID,
+    EditButton,
+    RetryForm,
+    carries,
+    edit_id,
+    form_values,
+    sheet_form,
+    sheet_view,
+)
+from cogs.utils.sheet_text import (
+    EXAMPLE,
+    SHEET_TEXT_MAX,
+    SheetStats,
+    SheetTextError,
+    known_spelling,
+    near_name,
+    parse_sheet,
+    read_sheet,
+    sheet_text,
+    unwritable,
+)
 from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text
 from storage.errors import StorageError
-from storage.models import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN, Character, Weapon
+from storage.models import (
+    SKILL_MAX,
+    SKILL_MIN,
+    STAT_MAX,
+    STAT_MIN,
+    Actor,
+    Campaign,
+    Character,
+    Weapon,
+)
 from storage.transfer import MAX_IMPORT_BYTES, read_import
 from wire import limits
 from wire.health import DamageKind, Pool
@@ -40,6 +71,8 @@ if TYPE_CHECKING:
 
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
 IMPORT_RUNNING = "An import of yours is already running; wait for it to finish."
+PROBLEMS_SHOWN = 15
+"""Problems of a sheet text listed one a line; more are counted (the first ones are to fix)."""
 
 
 def _table(values: dict[str, int]) -> str:
@@ -94,6 +127,78 @@ def sheet_health(character: Character) -> str:
     return " · ".join(parts)
 
 
+def sheet_problems(error: SheetTextError, override: str) -> str:
+    """Every problem of a sheet text, one a line, and how to write it; `override` says how to
+    keep a name the did-you-mean refused."""
+    problems = error.problems
+    count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
+    lines = [f"The sheet text has {count}; nothing was saved:"]
+    lines += [f"- {inert(problem)}" for problem in problems[:PROBLEMS_SHOWN]]
+    if len(problems) > PROBLEMS_SHOWN:
+        lines.append(f"- and {len(problems) - PROBLEMS_SHOWN} more")
+    tail = f"Write it as `{EXAMPLE}`: attributes, then `;`, then skills."
+    if error.near_names:
+        tail += f" A name close to a known one is refused as a likely typo; {override} keeps it."
+    lines.append(tail)
+    return clip("\n".join(lines), CONTENT_MAX)
+
+
+def checked_name(name: str, known: list[str], kind: str, new: bool) -> str:
+    """`name` in the spelling it is known by; UserError if it looks like a typo of a known one
+    (unless `new`: the user says it is a name of its own)."""
+    same = known_spelling(name, known)
+    if same is not None:
+        return same
+    close = None if new else near_name(name, known)
+    if close is not None:
+        raise UserError(
+            f"{inert(name)}: did you mean {inert(close)}? To add {inert(name)} as a new {kind} "
+            "anyway, add `new:true`."
+        )
+    return name
+
+
+def known_attribute_names(campaign: Campaign, character: Character) -> list[str]:
+    """What a new attribute's name is checked against: the sheet's, then the campaign's list."""
+    return [*character.attributes, *campaign.attributes()]
+
+
+def stat_changes(before: Character, after: Character) -> str:
+    """What a form changed, as "added Charisma 2; changed Strength 3 → 4; removed Parry"."""
+    added: list[str] = []
+    changed: list[str] = []
+    removed: list[str] = []
+    for old, new in ((before.attributes, after.attributes), (before.skills, after.skills)):
+        old_by = {k.casefold(): (k, v) for k, v in old.items()}
+        new_by = {k.casefold(): (k, v) for k, v in new.items()}
+        for key, (name, value) in new_by.items():
+            if key not in old_by:
+                added.append(f"{inert(name)} {value}")
+                continue
+            was_name, was = old_by[key]
+            if was != value:
+                changed.append(f"{inert(name)} {was} → {value}")
+            elif was_name != name:
+                changed.append(f"{inert(was_name)} → {inert(name)}")
+        removed += [inert(name) for key, (name, _) in old_by.items() if key not in new_by]
+    parts = [
+        f"{label} {', '.join(names)}"
+        for label, names in (("added", added), ("changed", changed), ("removed", removed))
+        if names
+    ]
+    return "; ".join(parts)
+
+
+def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """The sheet's player or a GM may edit it; an NPC's, only a GM."""
+    if campaign.is_gm(actor):
+        return
+    if character.is_npc:
+        raise UserError("Only a GM can edit an NPC's sheet.")
+    if character.owner_id != actor:
+        raise UserError(f"Only {inert(character.name)}'s player or a GM can edit this sheet.")
+
+
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
 
 
@@ -106,6 +211,12 @@ class Characters(commands.GroupCog, group_name="character"):
         """Users with an import in flight: one each, so nobody queues up a pile of big files."""
         super().__init__()
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(EditButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(EditButton)
+
     async def _target(self, roller: Roller, name: str | None) -> Character:
         """The named character, or the user's active one."""
         if name:
@@ -116,33 +227,49 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.guild_only()
     @app_commands.describe(
         name="The character's name (unique in the campaign)",
+        sheet=f"Attributes; skills, e.g. {EXAMPLE}",
         npc="GMs: make it an NPC",
         shield="Carries a shield (needed to block)",
         notes="Free-form notes",
+        new="Keep names close to known ones as typed (no did-you-mean)",
     )
     async def create(
         self,
         interaction: discord.Interaction,
         name: Name,
+        sheet: SheetText | None = None,
         npc: bool = False,
         shield: bool = False,
         notes: Notes = "",
+        new: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
+        stats = SheetStats({}, {})
+        if sheet:
+            try:
+                stats = read_sheet(
+                    sheet, known_attributes=roller.campaign.attributes(), new_names=new
+                )
+            except SheetTextError as error:
+                raise UserError(sheet_problems(error, "`new:true`")) from error
         character = await self.bot.store.create_character(
             roller.guild_id,
             roller.campaign.id,
             roller.user_id,
             name,
             is_npc=npc,
+            attributes=stats.attributes,
+            skills=stats.skills,
             shield=shield,
             notes=notes,
         )
         await interaction.response.send_message(
             f"Created {'NPC ' if npc else ''}**{inert(character.name)}** in "
-            f"{inert(roller.campaign.name)}. "
-            f"Add stats with `/character set`, weapons with `/character weapon`.",
+            f"{inert(roller.campaign.name)}. Add stats with **Edit** below, weapons with "
+            "`/character weapon`.",
             embed=sheet_embed(character),
+            view=sheet_view(character),
+            ephemeral=npc,
         )
 
     @app_commands.command(name="show", description="Show a character sheet (default: yours)")
@@ -156,7 +283,9 @@ class Characters(commands.GroupCog, group_name="character"):
         if character.is_npc and not roller.campaign.is_gm(roller.user_id):
             raise UserError(f"{inert(character.name)} is an NPC; only the GMs see NPC sheets.")
         await interaction.response.send_message(
-            embed=sheet_embed(character, active), ephemeral=character.is_npc
+            embed=sheet_embed(character, active),
+            view=sheet_view(character),
+            ephemeral=character.is_npc,
         )
 
     @app_commands.command(name="list", description="List the campaign's characters")
@@ -206,6 +335,7 @@ class Characters(commands.GroupCog, group_name="character"):
         shield="Carries a shield (needed to block)",
         notes="Replace the notes",
         rename="A new name",
+        new="Add the attribute or skill as typed even if close to a known one (no did-you-mean)",
     )
     @app_commands.autocomplete(
         name=ac.my_character, attribute=ac.attribute_names, skill=ac.skill_names
@@ -220,6 +350,7 @@ class Characters(commands.GroupCog, group_name="character"):
         shield: bool | None = None,
         notes: Notes | None = None,
         rename: Name | None = None,
+        new: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
@@ -238,6 +369,12 @@ class Characters(commands.GroupCog, group_name="character"):
         changed: list[str] = []
         if stat:
             kind = "attribute" if attribute else "skill"
+            known = (
+                known_attribute_names(roller.campaign, character)
+                if attribute
+                else list(character.skills)
+            )
+            stat = checked_name(stat, known, kind, new)
             character = await store.set_stat(gid, cid, uid, character.name, kind, stat, value)
             changed.append(f"{inert(stat)} {value}")
         if shield is not None or notes is not None or rename:
@@ -260,9 +397,7 @@ class Characters(commands.GroupCog, group_name="character"):
                 if given
             ]
         await interaction.response.send_message(
-            f"Updated {inert(character.name)}: {', '.join(changed)}.",
-            embed=sheet_embed(character),
-            ephemeral=character.is_npc,
+            f"Updated {inert(character.name)}: {', '.join(changed)}.", ephemeral=True
         )
 
     @app_commands.command(name="weapon", description="Add or replace a weapon on a sheet")
@@ -274,6 +409,7 @@ class Characters(commands.GroupCog, group_name="character"):
         skill="The skill it is wielded with, e.g. Heavy melee weapons",
         name="The character (default: your active one)",
         kind="The damage it does: lethal (HP, default), non-lethal (THP) or mental (WP)",
+        new="Keep the attribute and skill as typed even if close to known ones (no did-you-mean)",
     )
     @app_commands.choices(kind=KIND_CHOICES)
     @app_commands.autocomplete(
@@ -288,9 +424,15 @@ class Characters(commands.GroupCog, group_name="character"):
         skill: Name,
         name: Name | None = None,
         kind: app_commands.Choice[str] | None = None,
+        new: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
+        # A misspelt attribute or skill would make every attack with it roll at 0.
+        attribute = checked_name(
+            attribute, known_attribute_names(roller.campaign, character), "attribute", new
+        )
+        skill = checked_name(skill, list(character.skills), "skill", new)
         character = await self.bot.store.set_weapon(
             roller.guild_id,
             roller.campaign.id,
@@ -303,7 +445,7 @@ class Characters(commands.GroupCog, group_name="character"):
             f"(base {base}, {inert(attribute)} + {inert(skill)}"
             + (f", {kind.value}" if kind else "")
             + ").",
-            ephemeral=character.is_npc,
+            ephemeral=True,
         )
 
     @app_commands.command(
@@ -355,7 +497,7 @@ class Characters(commands.GroupCog, group_name="character"):
     )
     @app_commands.autocomplete(
         name=ac.my_character,
-        attribute=ac.attribute_names,
+        attribute=ac.sheet_attribute_names,
         skill=ac.skill_names,
         weapon=ac.weapon_names,
     )
@@ -379,8 +521,7 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.guild_id, roller.campaign.id, roller.user_id, character.name, kind, stat
         )
         await interaction.response.send_message(
-            f"Removed {kind} {inert(stat)} from {inert(character.name)}.",
-            ephemeral=character.is_npc,
+            f"Removed {kind} {inert(stat)} from {inert(character.name)}.", ephemeral=True
         )
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
@@ -485,6 +626,124 @@ class Characters(commands.GroupCog, group_name="character"):
             ),
             ephemeral=True,
         )
+
+    # ---- the Edit button and its form ----------------------------------------------------------
+    async def open_form(
+        self,
+        interaction: discord.Interaction,
+        campaign_id: int,
+        character_id: int,
+        text: str | None = None,
+    ) -> None:
+        """The sheet's form, with the sheet as text (or `text`, a refused one to fix)."""
+        campaign, character = await self._sheet(interaction, campaign_id, character_id)
+        require_editor(campaign, character, actor_of(interaction))
+        if text is None:
+            bad = unwritable([*character.attributes, *character.skills])
+            if bad:
+                raise UserError(
+                    f"{', '.join(inert(n) for n in bad[:5])}: a comma or semicolon in a name "
+                    "cannot go in the form. Change such stats with `/character set` and "
+                    "`/character remove`."
+                )
+            text = sheet_text(character.attributes, character.skills)
+            if len(text) > SHEET_TEXT_MAX:
+                raise UserError(
+                    f"{inert(character.name)}'s sheet is {len(text):,} characters as text, more "
+                    f"than the form's {SHEET_TEXT_MAX:,}. Change it with `/character set` and "
+                    "`/character remove`."
+                )
+        await interaction.response.send_modal(sheet_form(character, text))
+
+    @commands.Cog.listener("on_interaction")
+    async def on_sheet_form(self, interaction: discord.Interaction) -> None:
+        """Answer a sheet's form wherever it was opened: it carries all it needs."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        match = FORM_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is None:
+            return
+        campaign_id, character_id = int(match["campaign"]), int(match["character"])
+        await self.bot.tree.run(
+            interaction, lambda: self.apply_form(interaction, campaign_id, character_id)
+        )
+
+    async def apply_form(
+        self, interaction: discord.Interaction, campaign_id: int, character_id: int
+    ) -> None:
+        """Make the sheet's stats exactly the form's text; its problems come with a button that
+        opens the form again with the same text."""
+        text, new = form_values(interaction.data)
+        campaign, before = await self._sheet(interaction, campaign_id, character_id)
+        actor = actor_of(interaction)
+        require_editor(campaign, before, actor)
+        written, _ = parse_sheet(text)
+        try:
+            stats = read_sheet(
+                text,
+                # A sheet's name the text drops is being renamed or removed: a name close to it
+                # is the new spelling, not a typo.
+                known_attributes=[
+                    *kept(before.attributes, written.attributes),
+                    *campaign.attributes(),
+                ],
+                known_skills=kept(before.skills, written.skills),
+                new_names=new,
+            )
+        except SheetTextError as error:
+            await interaction.response.send_message(
+                sheet_problems(error, "ticking **Keep new names as typed**"),
+                view=RetryForm(self.bot, interaction, campaign_id, character_id, text),
+                ephemeral=True,
+            )
+            return
+        after = await self.bot.store.replace_stats(
+            guild_of(interaction),
+            campaign_id,
+            actor,
+            character_id,
+            stats.attributes,
+            stats.skills,
+        )
+        changes = stat_changes(before, after)
+        said = clip(
+            f"Saved {inert(after.name)}'s sheet: {changes}."
+            if changes
+            else f"{inert(after.name)}'s sheet is unchanged.",
+            CONTENT_MAX,
+        )
+        source = interaction.message
+        if source is not None and carries(source, edit_id(campaign_id, character_id)):
+            # The sheet the form was opened from shows the new stats (privately or not, as it
+            # was posted); the confirmation is the editor's own.
+            title = source.embeds[0].title if source.embeds else None
+            active = bool(title and title.endswith(" (active)"))
+            await interaction.response.edit_message(
+                embed=sheet_embed(after, active), view=sheet_view(after)
+            )
+            await interaction.followup.send(said, ephemeral=True)
+        else:
+            await interaction.response.send_message(said, ephemeral=True)
+
+    async def _sheet(
+        self, interaction: discord.Interaction, campaign_id: int, character_id: int
+    ) -> tuple[Campaign, Character]:
+        guild_id = guild_of(interaction)
+        store = self.bot.store
+        campaign = await store.get_campaign_by_id(guild_id, campaign_id)
+        return campaign, await store.get_character_by_id(guild_id, campaign_id, character_id)
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise UserError("Sheets live in a server: use the button there.")
+    return interaction.guild_id
+
+
+def kept(old: dict[str, int], new: dict[str, int]) -> list[str]:
+    """The names of `old` that `new` has too (ignoring case)."""
+    names = {name.casefold() for name in new}
+    return [name for name in old if name.casefold() in names]
 
 
 async def setup(bot: WireBot) -> None:

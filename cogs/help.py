@@ -38,14 +38,18 @@ COMMANDS = {
         "`/craft show` · `/craft finish item:Sword`"
     ),
     "Characters": (
-        "`/character create name:Jaime` · `/character set attribute:Strength value:3` · "
-        "`/character weapon name:Jaime weapon:Long sword base:5 attribute:Strength "
-        "skill:Long swords` · `/character show` · `/character list` · `/character use` · "
-        "`/character remove` · `/character delete` · `/character export` · `/character import`"
+        "`/character create name:Jaime sheet:Strength 3, Reaction 2; Long swords 5, Parry 3` "
+        "attributes before the `;`, skills after · **Edit** under a sheet changes them all at "
+        "once · `/character weapon weapon:Long sword base:5 attribute:Strength "
+        "skill:Long swords` · `/character set attribute:Strength value:3` · "
+        "`/character show` · `/character list` · `/character use` · `/character remove` · "
+        "`/character delete` · `/character export` · `/character import`. Changes answer only "
+        'you. A name close to a known one gets "did you mean...?"; `new:true` keeps it.'
     ),
     "Campaigns": (
         "`/campaign create name:Dragonfall` · `/campaign use name:Dragonfall` binds this channel · "
         "`/campaign info` · `/campaign settings npc_take10:false gm_channel:#gm` · "
+        "`/campaign attributes names:Strength, Reaction, Charisma` (GMs; `reset:true`) · "
         "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
         "`/history` the campaign's recent rolls"
     ),

@@ -115,6 +115,17 @@ class Store(ABC):
         """Change settings; GMs only. None leaves a setting as it is."""
 
     @abstractmethod
+    async def set_attribute_names(
+        self, guild_id: int, campaign_id: int, actor_id: int, names: Sequence[str] | None
+    ) -> Campaign:
+        """The campaign's attribute names (None: back to WIRE's own); GMs only.
+
+        Autocomplete offers them and a new attribute close to one is refused as a typo. Names
+        are checked like any other; at most MAX_ATTRIBUTES, none twice (InvalidValue names
+        every problem at once).
+        """
+
+    @abstractmethod
     async def add_gm(
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
@@ -185,6 +196,24 @@ class Store(ABC):
 
         Matching an existing stat name is case-insensitive and keeps its spelling. Concurrent
         writers lose no update. PermissionDenied, NotFound, InvalidValue.
+        """
+
+    @abstractmethod
+    async def replace_stats(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        attributes: dict[str, int],
+        skills: dict[str, int],
+    ) -> Character:
+        """Make the sheet's attributes and skills exactly these, in one transaction.
+
+        What is missing goes, what is new comes, the rest takes the new value; weapons, notes
+        and health stay. `character` is a name, or the id (a form names the id, so a rename
+        while it is open still finds the sheet). The same permissions as set_stat:
+        PermissionDenied, NotFound, InvalidValue (and then nothing changes).
         """
 
     async def adjust_stat(

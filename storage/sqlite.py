@@ -103,6 +103,7 @@ from storage.validation import (
     check_kind,
     check_quality,
     check_stat,
+    clean_attribute_names,
     clean_name,
     clean_notes,
     clean_stats,
@@ -545,6 +546,22 @@ class SqliteStore(SqliteFights, Store):
                 )
             return await self._campaign_by_id(db, guild_id, campaign_id)
 
+    async def set_attribute_names(
+        self, guild_id: int, campaign_id: int, actor_id: int, names: Sequence[str] | None
+    ) -> Campaign:
+        stored = None
+        if names is not None:
+            stored = json_text(list(clean_attribute_names(names)), "attribute names")
+        async with self._write() as db:
+            await self._require_gm(
+                db, guild_id, campaign_id, actor_id, "change its attribute names"
+            )
+            await db.execute(
+                "UPDATE campaigns SET attribute_names = ? WHERE id = ? AND guild_id = ?",
+                (stored, campaign_id, guild_id),
+            )
+            return await self._campaign_by_id(db, guild_id, campaign_id)
+
     async def add_gm(
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
@@ -589,17 +606,19 @@ class SqliteStore(SqliteFights, Store):
         guild_id: int,
         campaign_id: int,
         actor_id: int,
-        name: str,
+        name: str | int,
     ) -> _Access:
+        """Who may change the character named `name` (or with that id, for an int)."""
         campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+        by_id = isinstance(name, int)
         rows = await _rows(
             db,
             "SELECT id, name, owner_id, is_npc FROM characters "
-            "WHERE campaign_id = ? AND name_key = ?",
-            (campaign_id, _key(name)),
+            f"WHERE campaign_id = ? AND {'id' if by_id else 'name_key'} = ?",
+            (campaign_id, name if by_id else _key(name)),
         )
         if not rows:
-            raise _no_character(name)
+            raise NotFound("That character no longer exists.") if by_id else _no_character(name)
         row = rows[0]
         return _Access(row[0], row[1], row[2], bool(row[3]), campaign, campaign.is_gm(actor_id))
 
@@ -784,6 +803,25 @@ class SqliteStore(SqliteFights, Store):
                     f"{access.name} already has {count} {kind}s, the limit. Remove one first."
                 )
             await db.execute(INSERT_STAT, (access.id, kind, stat.casefold(), stat, value))
+            return await self._character_by_id(db, guild_id, campaign_id, access.id)
+
+    async def replace_stats(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        attributes: dict[str, int],
+        skills: dict[str, int],
+    ) -> Character:
+        attributes = clean_stats("attribute", attributes)
+        skills = clean_stats("skill", skills)
+        async with self._write() as db:
+            access = await self._access(db, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            await db.execute("DELETE FROM character_stats WHERE character_id = ?", (access.id,))
+            await self._write_stats(db, access.id, "attribute", attributes)
+            await self._write_stats(db, access.id, "skill", skills)
             return await self._character_by_id(db, guild_id, campaign_id, access.id)
 
     async def adjust_stat(

@@ -8,6 +8,7 @@ store call turns the first one into an InvalidValue with a fix attached.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storage.errors import InvalidValue
@@ -244,6 +245,31 @@ def clean_weapon(weapon: Weapon) -> Weapon:
     if weapon.kind not in kinds:
         raise InvalidValue(f"{name} damage kind: use {', '.join(kinds)}, not {weapon.kind!r}.")
     return Weapon(name, weapon.base, attribute, skill, weapon.kind)
+
+
+def clean_attribute_names(names: Sequence[str]) -> tuple[str, ...]:
+    """A campaign's list of attribute names checked, every problem named in one error."""
+    problems: list[str] = []
+    cleaned: list[str] = []
+    seen: set[str] = set()
+    for raw in names:
+        problem = name_problem(raw)
+        if problem:
+            problems.append(f"{raw!r}: {problem}")
+            continue
+        name = normal_text(raw)
+        if name.casefold() in seen:
+            problems.append(f"{name} is listed twice (names ignore case)")
+            continue
+        seen.add(name.casefold())
+        cleaned.append(name)
+    if not names:
+        problems.append("the list is empty; name at least one attribute")
+    if len(cleaned) > MAX_ATTRIBUTES:
+        problems.append(f"{len(cleaned)} names, the limit is {MAX_ATTRIBUTES}")
+    if problems:
+        raise InvalidValue(f"The attribute names are not usable: {'; '.join(problems)}.")
+    return tuple(cleaned)
 
 
 def clean_stats(kind: str, stats: dict[str, int] | None) -> dict[str, int]:

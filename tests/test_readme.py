@@ -107,6 +107,19 @@ def test_the_invite_section_matches_the_bot(readme):
     assert "scope=bot+applications.commands" in invite_link(1)
 
 
+def test_the_first_steps_make_jaimes_sheet_in_two_commands(readme):
+    """The sheet line reads as the bot reads it: the rules text's Jaime, no problem."""
+    from cogs.utils.sheet_text import read_sheet
+    from storage.models import WIRE_ATTRIBUTES
+
+    steps = section(readme, "First steps for a table")
+    block = next(lines for _, lines in code_blocks(steps) if "/character create" in lines[0])
+    create, weapon = block
+    stats = read_sheet(create.split(" sheet:", 1)[1], known_attributes=WIRE_ATTRIBUTES)
+    assert stats.attributes["Strength"] == 3 and stats.skills["Long swords"] == 5
+    assert weapon.startswith("/character weapon ") and "base:5" in weapon
+
+
 # ---- the example embed -----------------------------------------------------------------------
 
 

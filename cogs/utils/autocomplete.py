@@ -50,9 +50,11 @@ async def campaign_of(interaction: discord.Interaction) -> Campaign | None:
         return None
 
 
-async def _character(interaction: discord.Interaction, name: str | None) -> Character | None:
+async def _character(
+    interaction: discord.Interaction, name: str | None, campaign: Campaign | None = None
+) -> Character | None:
     """A character of this channel's campaign by name, or the user's active one."""
-    campaign = await campaign_of(interaction)
+    campaign = campaign or await campaign_of(interaction)
     if campaign is None or interaction.guild_id is None:
         return None
     store = store_of(interaction)
@@ -70,15 +72,19 @@ async def _character(interaction: discord.Interaction, name: str | None) -> Char
     return found
 
 
+def _named(interaction: discord.Interaction) -> str | None:
+    """The sheet an option names: `npc` on a roll (GMs), `name` on a /character subcommand."""
+    return getattr(interaction.namespace, "npc", None) or getattr(
+        interaction.namespace, "name", None
+    )
+
+
 async def sheet_for(interaction: discord.Interaction) -> Character | None:
     """The sheet a roll would use: the NPC named in the `npc` option (GMs), else the active one.
 
     Also the sheet a /character subcommand names in its `name` option.
     """
-    named = getattr(interaction.namespace, "npc", None) or getattr(
-        interaction.namespace, "name", None
-    )
-    return await _character(interaction, named)
+    return await _character(interaction, _named(interaction))
 
 
 def _stats(sheet: Character | None, table: str, current: str) -> Choices:
@@ -89,6 +95,27 @@ def _stats(sheet: Character | None, table: str, current: str) -> Choices:
 
 
 async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
+    """The sheet's attributes with their values, then the campaign's other attribute names.
+
+    So a new sheet is offered the names to use (and a typo is less likely to be typed at all).
+    A sheet the option names but the user may not see (an NPC, for a player) offers nothing.
+    """
+    campaign = await campaign_of(interaction)
+    if campaign is None:
+        return []
+    named = _named(interaction)
+    sheet = await _character(interaction, named, campaign)
+    if named and sheet is None:
+        return []
+    on_sheet = sheet.attributes if sheet else {}
+    taken = {name.casefold() for name in on_sheet}
+    listed = [(f"{k} ({v})", k) for k, v in on_sheet.items()]
+    listed += [(name, name) for name in campaign.attributes() if name.casefold() not in taken]
+    return choices(listed, current)
+
+
+async def sheet_attribute_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Only the sheet's own attributes: for removing one."""
     return _stats(await sheet_for(interaction), "attributes", current)
 
 

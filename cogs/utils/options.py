@@ -14,7 +14,8 @@ from discord import app_commands
 
 from cogs.utils.dice_expression import EXPRESSION_MAX
 from cogs.utils.errors import UserError
-from storage.models import NAME_MAX, NOTES_MAX
+from cogs.utils.sheet_text import SHEET_TEXT_MAX
+from storage.models import MAX_ATTRIBUTES, NAME_MAX, NOTES_MAX
 from storage.validation import normal_text, text_problem
 from wire import limits
 from wire.combat import Defence
@@ -86,6 +87,12 @@ Notes = app_commands.Transform[str, FreeText(NOTES_MAX, shortest=0)]
 """A character's notes: up to NOTES_MAX characters (empty clears them)."""
 DiceText = app_commands.Transform[str, FreeText(EXPRESSION_MAX)]
 """A free dice expression for /roll (the dice module checks the rest)."""
+SheetText = app_commands.Transform[str, FreeText(SHEET_TEXT_MAX)]
+"""A whole sheet's attributes and skills as text (cogs/utils/sheet_text.py); each name in it is
+checked again when the text is read."""
+NAME_LIST_MAX = MAX_ATTRIBUTES * (NAME_MAX + 2)
+NameList = app_commands.Transform[str, FreeText(NAME_LIST_MAX)]
+"""Names with commas between: room for the most a list holds, each as long as a name may be."""
 
 ROLL_DESCRIPTIONS = {
     "mod": "A situational modifier added to the total (default 0)",

@@ -28,7 +28,8 @@ async def test_the_default_campaign_needs_no_setup_and_nobody_is_gm_by_being_fir
     assert "everyone with Manage Server" in refused.response.content
     assert "/campaign gm add" in refused.response.content
     done = await world.alice.slash(world.channel, "character create", name="Orc", npc=True)
-    assert not done.response.ephemeral
+    # Made: its sheet comes back to the GM alone, as an NPC's sheet always does.
+    assert done.response.ephemeral and "Created NPC **Orc**" in done.response.content
 
 
 async def test_creating_a_campaign_takes_a_gm_and_binds_a_free_channel(world):

@@ -8,6 +8,7 @@ import pytest
 from simcord.backend.errors import SetupError
 
 from storage.errors import ImportRejected
+from storage.models import WIRE_ATTRIBUTES
 from tests.commands.conftest import embed_of, field, raw_slash
 from tests.discord_rules import autocomplete_problems, embed_problems
 
@@ -142,7 +143,7 @@ async def test_a_player_cannot_change_another_players_character_a_gm_can(world):
     done = await world.alice.slash(
         world.channel, "character set", name="Jaime", attribute="Strength", value=4
     )
-    assert not done.response.ephemeral and "Updated Jaime: Strength 4" in done.response.content
+    assert done.response.ephemeral and "Updated Jaime: Strength 4" in done.response.content
     embed = embed_of(await world.bob.slash(world.channel, "character show"))
     assert field(embed, "Attributes") == "Strength **4**"
 
@@ -294,10 +295,12 @@ async def test_check_autocomplete_lists_sheet_attributes_with_values(world):
             world.channel, "character set", attribute=f"Attribute {index:02d}", value=index
         )
     choices = await world.bob.autocomplete(world.channel, "check", "attr_name", "")
-    assert len(choices) == 20
+    # The sheet's 20 first, with values; then the campaign's names (WIRE's) it does not have.
+    assert len(choices) == 24
     assert autocomplete_problems(choices) == []
-    assert {"name": "Attribute 07 (7)", "value": "Attribute 07"} in choices
+    assert {"name": "Attribute 07 (7)", "value": "Attribute 07"} in choices[:20]
+    assert [c["name"] for c in choices[20:]] == list(WIRE_ATTRIBUTES)
     typed = await world.bob.autocomplete(world.channel, "check", "attr_name", "ute 1")
     assert sorted(c["value"] for c in typed) == [f"Attribute {i}" for i in range(10, 20)]
     nobody = await world.carol.autocomplete(world.channel, "check", "attr_name", "")
-    assert nobody == []
+    assert [c["value"] for c in nobody] == list(WIRE_ATTRIBUTES)

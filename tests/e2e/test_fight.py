@@ -171,12 +171,12 @@ async def make_characters(table: Table, *, goblin_hp: int | None = None) -> None
     async def sheet(by: int, name: str, stats: dict[str, int], skills: dict[str, int]) -> None:
         npc = by == GM
         await c("character", {"name": name, "npc": True} if npc else {"name": name}, by=by,
-                sub="create")  # fmt: skip
+                sub="create", public=not npc)  # fmt: skip
         target = {"name": name} if npc else {}
         for kind, table_ in (("attribute", stats), ("skill", skills)):
             for stat, value in table_.items():
                 await c("character", {**target, kind: stat, "value": value}, by=by, sub="set",
-                        public=not npc)  # fmt: skip
+                        public=False)  # fmt: skip
 
     await sheet(PLAYER_A, "Aria", {"Reaction": 2, "Constitution": 1, "Strength": 3},
                 {"Swords": 5, "Parry": 2})  # fmt: skip
@@ -194,7 +194,7 @@ async def make_characters(table: Table, *, goblin_hp: int | None = None) -> None
         (GM, arms("Spear", 7, "Spears", name="Goblin")),
     ]
     for by, weapon in weapons:
-        cb = await c("character", weapon, by=by, sub="weapon", public=by != GM)
+        cb = await c("character", weapon, by=by, sub="weapon", public=False)
         assert f"wields **{weapon['weapon']}**" in cb.content
     if goblin_hp is not None:
         cb = await c("character", {"name": "Goblin", "hp": goblin_hp}, sub="health", public=False)

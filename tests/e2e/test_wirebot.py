@@ -201,9 +201,9 @@ async def test_happy_path_commands_defence_buttons_and_restart(
     cb = await send(char("create", {"name": "Aria"}, PLAYER_A))
     assert "Created **Aria**" in cb.content and cb.embeds[0]["title"] == "Aria"
     cb = await send(char("set", {"attribute": "Strength", "value": 3}, PLAYER_A))
-    assert field(cb.embeds[0], "Attributes") == "Strength **3**"
+    assert cb.ephemeral and cb.content == "Updated Aria: Strength 3."
     cb = await send(char("set", {"skill": "Swords", "value": 5}, PLAYER_A))
-    assert field(cb.embeds[0], "Skills") == "Swords **5**"
+    assert cb.ephemeral and cb.content == "Updated Aria: Swords 5."
     weapon = {"weapon": "Sword", "base": 5, "attribute": "Strength", "skill": "Swords"}
     cb = await send(char("weapon", weapon, PLAYER_A))
     assert "wields **Sword** (base 5" in cb.content

@@ -37,6 +37,10 @@ def _changes(store: SqliteStore, campaign_id: int, actor: int, name: str):
         ),
         ("remove", lambda: store.remove_stat(GUILD, campaign_id, actor, name, "skill", "Parry")),
         ("update", lambda: store.update_character(GUILD, campaign_id, actor, name, notes="x")),
+        (
+            "replace",
+            lambda: store.replace_stats(GUILD, campaign_id, actor, name, {"Wits": 1}, {"Parry": 2}),
+        ),
         ("delete", lambda: store.delete_character(GUILD, campaign_id, actor, name)),
     ]
 

@@ -1,0 +1,172 @@
+"""The sheet's Edit button and its form: a whole sheet's attributes and skills changed at once.
+
+The button is a DynamicItem whose custom id names the campaign and the character, so it works on
+any sheet ever posted, after restarts too. The form is stateless the same way: its custom id names
+the sheet and the submitted text is all the rest, so the bot keeps nothing per open form and a
+form submitted after a restart still applies. discord.py would keep every opened form in memory
+until submitted (forever, for a form closed unsent), so each form is stopped before it is sent
+and the Characters cog answers its submit from `on_interaction` instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.utils.discord_limits import clip
+from cogs.utils.errors import UserError
+from cogs.utils.sheet_text import EXAMPLE, SHEET_TEXT_MAX
+from storage.models import Character
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+EDIT_ID = re.compile(r"wire:sheet:(?P<campaign>[0-9]+):(?P<character>[0-9]+):edit")
+FORM_ID = re.compile(r"wire:sheet:(?P<campaign>[0-9]+):(?P<character>[0-9]+):form")
+TEXT_ID = "wire:sheet:text"
+NEW_ID = "wire:sheet:new"
+MODAL_TITLE_MAX = 45
+RETRY_SECONDS = 14 * 60
+"""A reply can be edited for 15 minutes; the retry button goes a little before that."""
+
+
+def edit_id(campaign_id: int, character_id: int) -> str:
+    return f"wire:sheet:{campaign_id}:{character_id}:edit"
+
+
+class EditButton(discord.ui.DynamicItem[discord.ui.Button], template=EDIT_ID):
+    """Opens the sheet's form, for the character's player or a GM (others are refused)."""
+
+    pattern = EDIT_ID
+    """The bot's stale-button check reads this (see WireBot.add_dynamic_items)."""
+
+    def __init__(self, campaign_id: int, character_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Edit",
+                style=discord.ButtonStyle.secondary,
+                custom_id=edit_id(campaign_id, character_id),
+            )
+        )
+        self.campaign_id, self.character_id = campaign_id, character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> EditButton:
+        return cls(int(match["campaign"]), int(match["character"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
+        cog: Any = bot.get_cog("Characters")
+        if cog is None:
+            raise UserError("The bot is restarting. Press the button again in a minute.")
+        await cog.open_form(interaction, self.campaign_id, self.character_id)
+
+
+def carries(message: discord.Message, custom_id: str) -> bool:
+    """Whether the message has a component with this custom id."""
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
+
+
+def sheet_view(character: Character) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(EditButton(character.campaign_id, character.id))
+    return view
+
+
+def sheet_form(character: Character, text: str) -> discord.ui.Modal:
+    """The form with `text` filled in, ready to send (and not kept: see the module's notes)."""
+    form = discord.ui.Modal(
+        title=clip(f"Edit {character.name}", MODAL_TITLE_MAX),
+        custom_id=f"wire:sheet:{character.campaign_id}:{character.id}:form",
+    )
+    form.add_item(
+        discord.ui.Label(
+            text="Attributes ; skills",
+            description="Name and number, commas between; attributes, then ; then skills",
+            component=discord.ui.TextInput(
+                custom_id=TEXT_ID,
+                style=discord.TextStyle.paragraph,
+                default=text or None,
+                placeholder=EXAMPLE,
+                required=False,
+                max_length=SHEET_TEXT_MAX,
+            ),
+        )
+    )
+    form.add_item(
+        discord.ui.Label(
+            text="Keep new names as typed",
+            description="Add a name close to a known one anyway (no did-you-mean)",
+            component=discord.ui.Checkbox(custom_id=NEW_ID),
+        )
+    )
+    form.stop()
+    return form
+
+
+def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
+    """The text and the keep-new-names box of a submitted form, read from Discord's payload."""
+    found: dict[str, Any] = {}
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if "components" in component:
+                walk(component["components"])
+            elif "component" in component:
+                walk([component["component"]])
+            elif "custom_id" in component:
+                found[component["custom_id"]] = component.get("value")
+
+    walk((data or {}).get("components") or [])
+    text = found.get(TEXT_ID)
+    return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
+
+
+class RetryForm(discord.ui.View):
+    """The form again, with the text that was refused, so fixing one typo costs no retyping.
+
+    Discord cannot answer a form with another form, so a refusal carries this button. Its
+    custom id is random and listed in `bot.live_components` while it listens, like Confirm's.
+    """
+
+    def __init__(
+        self,
+        bot: WireBot,
+        origin: discord.Interaction,
+        campaign_id: int,
+        character_id: int,
+        text: str,
+    ) -> None:
+        super().__init__(timeout=RETRY_SECONDS)
+        self.bot, self.origin, self.text = bot, origin, text
+        self.campaign_id, self.character_id = campaign_id, character_id
+        self.retry.custom_id = f"wire:sheet:retry:{secrets.token_hex(8)}"
+        bot.live_components.add(self.retry.custom_id)
+
+    async def on_timeout(self) -> None:
+        self.bot.live_components.discard(self.retry.custom_id)
+        with contextlib.suppress(discord.HTTPException):
+            await self.origin.edit_original_response(view=None)
+
+    @discord.ui.button(label="Fix it", style=discord.ButtonStyle.primary)
+    async def retry(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.bot.tree.run(interaction, lambda: self._retry(interaction))
+
+    async def _retry(self, interaction: discord.Interaction) -> None:
+        cog: Any = self.bot.get_cog("Characters")
+        if cog is None:
+            raise UserError("The bot is restarting. Press the button again in a minute.")
+        await cog.open_form(interaction, self.campaign_id, self.character_id, self.text)
