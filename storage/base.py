@@ -293,6 +293,16 @@ class Store(ABC):
         self, guild_id: int, campaign_id: int, user_id: int
     ) -> Character | None: ...
 
+    async def roller_context(
+        self, guild_id: int, channel_id: int, user_id: int
+    ) -> tuple[Campaign, Character | None]:
+        """`campaign_for_channel` and the user's active character there: what every roll reads.
+
+        One method so a backend can answer both in one round trip.
+        """
+        campaign = await self.campaign_for_channel(guild_id, channel_id, user_id)
+        return campaign, await self.get_active_character(guild_id, campaign.id, user_id)
+
     # ---- crafting -----------------------------------------------------------------------------
     @abstractmethod
     async def start_project(

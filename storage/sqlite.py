@@ -30,7 +30,9 @@ import dataclasses
 import json
 import logging
 import sqlite3
+import statistics
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
@@ -71,6 +73,7 @@ from storage.queries import (
     ACTIVE_CHARACTER,
     CAMPAIGN_FOR_CHANNEL,
     CAMPAIGN_SELECT,
+    CAMPAIGN_WIDTH,
     CHARACTER_SELECT,
     IMPORT_CHARACTERS,
     IMPORT_CLASHES,
@@ -86,6 +89,7 @@ from storage.queries import (
     PENDING_SELECT,
     PROJECT_SELECT,
     ROLL_COLUMNS,
+    ROLLER_CONTEXT,
     campaign_from_row,
     character_from_row,
     json_text,
@@ -212,11 +216,55 @@ def _is_busy(exc: BaseException) -> bool:
     )
 
 
+class _QueuedRoll(NamedTuple):
+    record: RollRecord
+    params: dict[str, Any]
+    future: asyncio.Future[int]
+
+
+def _insert_rolls(conn: sqlite3.Connection, batch: list[_QueuedRoll]) -> list[int | StorageError]:
+    """On aiosqlite's thread: insert the rows in one transaction; a row's own error is returned.
+
+    A row that inserts nothing is not an error of the batch: it is logged already (same id
+    back), logged for another roll (InvalidValue), or its campaign is not in its guild
+    (NotFound). Any exception rolls the whole batch back, for the caller to retry row by row.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        outcomes: list[int | StorageError] = []
+        for queued in batch:
+            row = conn.execute(INSERT_ROLL, queued.params).fetchone()
+            outcomes.append(row[0] if row else _not_inserted(conn, queued.record))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _not_inserted(conn: sqlite3.Connection, record: RollRecord) -> int | StorageError:
+    if record.interaction_id is not None:
+        row = conn.execute(
+            "SELECT id, guild_id, campaign_id FROM roll_log WHERE interaction_id = ?",
+            (record.interaction_id,),
+        ).fetchone()
+        if row:
+            if (row[1], row[2]) != (record.guild_id, record.campaign_id):
+                return InvalidValue("This interaction was already logged for another roll.")
+            return row[0]
+    return NotFound(CAMPAIGN_GONE)
+
+
 class SqliteStore(SqliteFights, Store):
     """Open with `await SqliteStore.open(path)` (or `storage.open_store`)."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection, path: Path) -> None:
         self._db = db
+        self._reader = reader
+        """Single-statement reads run here, outside `_lock`: in WAL mode a reader sees only
+        committed data and neither waits for the writer nor makes it wait, so a roll's reads
+        do not queue behind other rolls' commits."""
         self._path = path
         self._lock = asyncio.Lock()
         self._import_turn = asyncio.Lock()
@@ -225,6 +273,10 @@ class SqliteStore(SqliteFights, Store):
         so it waits for one at most."""
         self._imports_rest_until = 0.0
         self._closed = False
+        self._roll_queue: list[_QueuedRoll] = []
+        self._roll_flusher: asyncio.Task[None] | None = None
+        self.roll_batch_sizes: Counter[int] = Counter()
+        """How many roll-log rows each group commit held: the benchmark prints its spread."""
         self._checkpointer = Checkpointer(path)
 
     @classmethod
@@ -239,14 +291,20 @@ class SqliteStore(SqliteFights, Store):
                 f"Cannot open the database {path}: {exc}. Check WIRE_DATABASE, the folder's "
                 "permissions, and that the file is a WIRE database."
             ) from exc
-        db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        connections: list[aiosqlite.Connection] = []
         try:
-            for pragma in CONNECTION_PRAGMAS:
-                await db.execute(pragma)
+            for pragmas in (CONNECTION_PRAGMAS, (*CONNECTION_PRAGMAS, "PRAGMA query_only = ON")):
+                connection = await aiosqlite.connect(
+                    path, isolation_level=None, timeout=BUSY_TIMEOUT_S
+                )
+                connections.append(connection)
+                for pragma in pragmas:
+                    await connection.execute(pragma)
         except BaseException:
-            await db.close()
+            for connection in connections:
+                await connection.close()
             raise
-        return cls(db, path)
+        return cls(connections[0], connections[1], path)
 
     @property
     def path(self) -> Path:
@@ -291,14 +349,17 @@ class SqliteStore(SqliteFights, Store):
         return self._transaction(write=False)
 
     async def _query(self, sql: str, params: Any = (), *, write: bool = False) -> list[Any]:
-        """One statement, atomic by itself, under the lock."""
-        async with self._lock:
-            try:
-                rows = list(await self._db.execute_fetchall(sql, params))
-            except sqlite3.OperationalError as exc:
-                if _is_busy(exc):
-                    raise Busy(BUSY) from exc
-                raise
+        """One statement, atomic by itself: a write under the lock, a read on the reader."""
+        try:
+            if write:
+                async with self._lock:
+                    rows = list(await self._db.execute_fetchall(sql, params))
+            else:
+                rows = list(await self._reader.execute_fetchall(sql, params))
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise Busy(BUSY) from exc
+            raise
         if write:
             self._checkpointer.note_write()
         return rows
@@ -308,12 +369,17 @@ class SqliteStore(SqliteFights, Store):
         if self._closed:
             return
         await self._checkpointer.stop()
+        while self._roll_flusher is not None and not self._roll_flusher.done():
+            await asyncio.shield(self._roll_flusher)  # a queued roll is answered, so commit it
+        if self.roll_batch_sizes:
+            log.info("Roll log group commits: %s", self.roll_batch_summary())
         async with self._lock:
             self._closed = True
             try:
                 await self._db.execute("PRAGMA optimize")
             except sqlite3.Error:
                 log.warning("PRAGMA optimize failed at close", exc_info=True)
+            await self._reader.close()
             await self._db.close()
 
     async def backup(self, destination: str | Path) -> None:
@@ -1017,6 +1083,19 @@ class SqliteStore(SqliteFights, Store):
         rows = await self._query(ACTIVE_CHARACTER, (campaign_id, user_id, guild_id))
         return character_from_row(rows[0]) if rows else None
 
+    async def roller_context(
+        self, guild_id: int, channel_id: int, user_id: int
+    ) -> tuple[Campaign, Character | None]:
+        params = {"guild_id": guild_id, "channel_id": channel_id, "user_id": user_id}
+        rows = await self._query(ROLLER_CONTEXT, params)
+        if not rows:  # a new server: its default campaign is made on first use
+            return await super().roller_context(guild_id, channel_id, user_id)
+        row = rows[0]
+        character = row[CAMPAIGN_WIDTH:]
+        return campaign_from_row(row[:CAMPAIGN_WIDTH]), (
+            character_from_row(character) if character[0] is not None else None
+        )
+
     # ---- crafting -----------------------------------------------------------------------
     async def start_project(
         self,
@@ -1218,22 +1297,80 @@ class SqliteStore(SqliteFights, Store):
 
     # ---- roll log -----------------------------------------------------------------------
     async def log_roll(self, record: RollRecord) -> int:
-        params = roll_params(record)
-        rows = await self._query(INSERT_ROLL, params, write=True)
-        if rows:
-            return rows[0][0]
-        # Nothing inserted: either this interaction is logged already, or the campaign is not
-        # in this guild.
-        if record.interaction_id is not None:
-            rows = await self._query(
-                "SELECT id, guild_id, campaign_id FROM roll_log WHERE interaction_id = ?",
-                (record.interaction_id,),
-            )
-            if rows:
-                if (rows[0][1], rows[0][2]) != (record.guild_id, record.campaign_id):
-                    raise InvalidValue("This interaction was already logged for another roll.")
-                return rows[0][0]
-        raise NotFound(CAMPAIGN_GONE)
+        """Queue the row for the next group commit and wait for that commit.
+
+        One commit per roll made every roll wait in line for the lock and a commit of its own;
+        rows that queue while a commit runs share the next one instead. No timer: an idle store
+        commits a lone row at once, so batching costs no latency.
+        """
+        if self._closed:
+            raise StorageError("The database is closed.")
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._roll_queue.append(_QueuedRoll(record, roll_params(record), future))
+        if self._roll_flusher is None or self._roll_flusher.done():
+            self._roll_flusher = asyncio.create_task(self._flush_rolls())
+        return await future
+
+    def roll_batch_summary(self) -> str:
+        """Batch sizes as "N commits, rows min/median/max a/b/c", for the log and the bench."""
+        sizes = sorted(self.roll_batch_sizes.elements())
+        if not sizes:
+            return "no commits"
+        return (
+            f"{len(sizes)} commits of {sum(sizes)} rows, rows per commit "
+            f"min/median/max {sizes[0]}/{statistics.median(sizes):g}/{sizes[-1]}"
+        )
+
+    async def _flush_rolls(self) -> None:
+        """Commit what queued, then what queued meanwhile, until nothing is left."""
+        while self._roll_queue:
+            batch, self._roll_queue = self._roll_queue, []
+            self.roll_batch_sizes[len(batch)] += 1
+            try:
+                try:
+                    outcomes = await self._commit_rolls(batch)
+                except Exception as exc:
+                    if len(batch) == 1:
+                        outcomes = [exc]
+                    else:
+                        # One bad row must not fail its neighbours: each alone, its own error.
+                        outcomes = []
+                        for queued in batch:
+                            try:
+                                outcomes += await self._commit_rolls([queued])
+                            except Exception as alone:
+                                outcomes.append(alone)
+            except BaseException as exc:  # cancelled: nobody may wait forever
+                for queued in batch + self._roll_queue:
+                    if not queued.future.done():
+                        queued.future.set_exception(
+                            exc if isinstance(exc, Exception) else StorageError(BUSY)
+                        )
+                self._roll_queue = []
+                raise
+            for queued, outcome in zip(batch, outcomes, strict=True):
+                if queued.future.done():  # its caller was cancelled; the row stands
+                    continue
+                if isinstance(outcome, BaseException):
+                    queued.future.set_exception(outcome)
+                else:
+                    queued.future.set_result(outcome)
+
+    async def _commit_rolls(self, batch: list[_QueuedRoll]) -> list[int | StorageError]:
+        """The batch in one transaction, in one hop to aiosqlite's thread.
+
+        aiosqlite's `_execute` runs a function on the connection's thread; a statement per row
+        through its public API would be a thread hand-off per row, under the lock.
+        """
+        async with self._lock:
+            try:
+                outcomes = await self._db._execute(_insert_rolls, self._db._conn, batch)
+            except sqlite3.OperationalError as exc:
+                if _is_busy(exc):
+                    raise Busy(BUSY) from exc
+                raise
+        self._checkpointer.note_write()
+        return outcomes
 
     async def get_roll(self, guild_id: int, roll_id: int) -> RollRecord | None:
         if not 0 < roll_id <= SQLITE_MAX_INTEGER:

@@ -115,9 +115,11 @@ async def load_roller(
         raise UserError("WIRE commands work in a server channel, not in direct messages.")
     store = bot.store
     actor = actor_of(interaction)
-    campaign = await store.campaign_for_channel(interaction.guild_id, interaction.channel_id, actor)
     name = None
     if npc:
+        campaign = await store.campaign_for_channel(
+            interaction.guild_id, interaction.channel_id, actor
+        )
         if not campaign.is_gm(actor):
             raise campaign.gm_only("roll as an NPC")
         character, name = await npc_sheet(
@@ -126,7 +128,9 @@ async def load_roller(
         if not character.is_npc:
             raise UserError(f"{inert(character.name)} is a player character, not an NPC.")
     else:
-        character = await store.get_active_character(interaction.guild_id, campaign.id, actor)
+        campaign, character = await store.roller_context(
+            interaction.guild_id, interaction.channel_id, actor
+        )
     name = name or (character.name if character else interaction.user.display_name)
     return Roller(
         campaign,

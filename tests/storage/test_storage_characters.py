@@ -223,3 +223,20 @@ async def test_delete_user_data_across_guilds(
     assert [r.interaction_id for r in await store.recent_rolls(GUILD, here.id)] == [3]
     assert await store.recent_rolls(OTHER_GUILD, there.id) == []
     assert (await store.get_character(GUILD, here.id, "Their NPC")).id == npc.id
+
+
+async def test_roller_context_is_the_channel_campaign_and_the_active_character(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    # A new server: its default campaign is made, and nobody has a character there yet.
+    default, nobody = await store.roller_context(GUILD, 7, PLAYER)
+    assert default == await store.campaign_for_channel(GUILD, 7, PLAYER) and nobody is None
+    bound = await make_campaign(channel_id=8)
+    ash = await make_character(bound, "Ash", weapons=[SABRE])
+    await store.set_active_character(GUILD, bound.id, PLAYER, "Ash")
+    assert await store.roller_context(GUILD, 8, PLAYER) == (bound, ash)
+    assert await store.roller_context(GUILD, 8, OTHER_PLAYER) == (bound, None)
+    assert await store.roller_context(GUILD, 9, PLAYER) == (default, None)
+    # Another guild's channel of the same id is bound to nothing there: its own default.
+    elsewhere, none = await store.roller_context(OTHER_GUILD, 8, PLAYER)
+    assert elsewhere.guild_id == OTHER_GUILD and elsewhere.id != bound.id and none is None

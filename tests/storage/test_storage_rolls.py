@@ -201,3 +201,32 @@ async def test_pending_actions(store: SqliteStore, make_campaign) -> None:
     await store.set_pending_message(GUILD, late.id, 1, 2)  # gone: nothing to do, no error
     with pytest.raises(InvalidValue, match="not JSON"):
         await store.create_pending(GUILD, campaign.id, "x", {"a": {1, 2}}, now)
+
+
+async def test_concurrent_rolls_share_commits_and_fail_alone(
+    store: SqliteStore, make_campaign
+) -> None:
+    campaign, other = await make_campaign(), await make_campaign()
+    first = await store.log_roll(roll_record(campaign, interaction_id=99))
+    good = [roll_record(campaign, die=n % 20 + 1, interaction_id=1000 + n) for n in range(30)]
+    bad = [
+        roll_record(other, interaction_id=99),  # logged already, for another roll
+        roll_record(campaign, guild_id=GUILD + 1),  # the campaign is not in that guild
+        roll_record(campaign, channel_id=2**64),  # SQLite refuses it: fails the whole batch
+    ]
+    store.roll_batch_sizes.clear()
+    outcomes = await asyncio.gather(
+        *(store.log_roll(r) for r in good[:15] + bad + good[15:] + [good[0]]),
+        return_exceptions=True,
+    )
+    ids = outcomes[:15] + outcomes[18:-1]
+    assert all(isinstance(i, int) for i in ids) and len(set(ids)) == 30
+    assert outcomes[-1] == ids[0]  # the same interaction twice: one row, same id
+    assert isinstance(outcomes[15], InvalidValue)
+    assert isinstance(outcomes[16], NotFound)
+    assert isinstance(outcomes[17], OverflowError)
+    assert first not in ids
+    assert max(store.roll_batch_sizes) > 1  # they shared a commit
+    assert "rows per commit" in store.roll_batch_summary()
+    logged = await store.recent_rolls(GUILD, campaign.id, limit=100)
+    assert sorted(r.id for r in logged) == sorted([first, *ids])
