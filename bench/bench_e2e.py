@@ -1,11 +1,14 @@
 """End-to-end benchmark: the real WIRE bot against the Discord stand-in, next to the bare bot.
 
-    .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--guilds 2500]
+    .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
+        [--guilds 2500] [--no-footprint]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
    1,000 campaigns in 100 guilds; the users are players with an active character), then of
-   `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up.
+   `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up;
+   the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
+   its roll-log group commits at close, and they are printed too.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle.
 
@@ -18,6 +21,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -97,7 +101,25 @@ async def measure(standin: Fakecord, make, count: int, in_flight: int) -> dict[s
     }
 
 
-async def throughput(count: int, in_flight: int, work: Path) -> tuple[dict, dict]:
+BATCHES = re.compile(r"Roll log group commits: (.*)")
+
+
+async def run_bot(
+    standin: Fakecord, bot: Path, db: Path, log: Path, make, count: int, in_flight: int
+) -> dict:
+    """One bot from start to stop; the figures of its run, its exit code, its batch line."""
+    before = len(standin.handshakes)
+    proc = await launch(standin, bot, db, log)
+    await standin.wait_ready(60.0, after=before)
+    row = await measure(standin, make, count, in_flight)
+    row["exit"] = await stop(proc)  # -9: it did not exit on SIGTERM within 20 s
+    found = BATCHES.search(plain_log(log.read_text(errors="replace")))
+    row["batches"] = found.group(1) if found else ""
+    return row
+
+
+async def throughput(count: int, in_flight: int, rounds: int, work: Path) -> list[tuple]:
+    """Ours and bare in turn (A B A B ...), so a drift of the machine falls on both."""
     source = ensure(OUT, SIZE, rebuild=False)
     db = work / "wire-100k.db"
     shutil.copyfile(source, db)
@@ -112,9 +134,8 @@ async def throughput(count: int, in_flight: int, work: Path) -> tuple[dict, dict
         for k in range(PER_CAMPAIGN - NPCS_PER_CAMPAIGN)
     ]
     rng = random.Random(1130)
+    runs = []
     async with Fakecord(guilds=guilds) as standin:
-        ours = await launch(standin, WIRE_BOT, db, work / "wirebot.log")
-        await standin.wait_ready(60.0)
 
         def check() -> dict:
             guild, user = rng.choice(players)
@@ -123,22 +144,21 @@ async def throughput(count: int, in_flight: int, work: Path) -> tuple[dict, dict
                 guild_id=guild, user_id=user, require_synced=False,
             )  # fmt: skip
 
-        wire = await measure(standin, check, count, in_flight)
-        wire_exit = await stop(ours)  # -9: it did not exit on SIGTERM within 20 s
-        before = len(standin.handshakes)
-        bare = await launch(standin, BAREBOT, db, work / "barebot.log")
-        await standin.wait_ready(60.0, after=before)
-
         def ping() -> dict:
             guild, user = rng.choice(players)
             return standin.command_interaction(
                 "ping", guild_id=guild, user_id=user, require_synced=False
             )
 
-        base = await measure(standin, ping, count, in_flight)
-        await stop(bare)
-    wire["exit"] = wire_exit
-    return wire, base
+        for n in range(rounds):
+            wire = await run_bot(
+                standin, WIRE_BOT, db, work / f"wirebot-{n}.log", check, count, in_flight
+            )
+            bare = await run_bot(
+                standin, BAREBOT, db, work / f"barebot-{n}.log", ping, count, in_flight
+            )
+            runs.append((wire, bare))
+    return runs
 
 
 async def footprint(guild_count: int, work: Path) -> tuple[float, float, float]:
@@ -168,25 +188,41 @@ async def footprint(guild_count: int, work: Path) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_e2e", description=__doc__)
-    parser.add_argument("--count", type=int, default=3000, help="interactions per bot")
+    parser.add_argument("--count", type=int, default=3000, help="interactions per bot and run")
     parser.add_argument("--in-flight", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each bot, in turn")
     parser.add_argument("--guilds", type=int, default=2500, help="guilds for the memory figure")
+    parser.add_argument("--no-footprint", action="store_true", help="skip the memory figure")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
-        wire, bare = asyncio.run(throughput(args.count, args.in_flight, work))
-        rss, cpu, ready = asyncio.run(footprint(args.guilds, work))
-    print(f"\nEnd to end, {args.count} interactions per bot, {args.in_flight} in flight, "
-          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")  # fmt: skip
-    print(f"{'bot':<34}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
-    for name, row in (("bot.py /check (100k characters)", wire), ("barebot.py /ping", bare)):
-        print(f"{name:<34}{row['rate']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}"
-              f"{row['missing']:>9}")  # fmt: skip
-    print(f"{'ratio ours/bare':<34}{wire['rate'] / bare['rate']:>9.2f}"
+        runs = asyncio.run(throughput(args.count, args.in_flight, args.rounds, work))
+        footprint_row = None if args.no_footprint else asyncio.run(footprint(args.guilds, work))
+    print(f"\nEnd to end, {args.count} interactions per bot and run, {args.in_flight} in flight, "
+          f"{args.rounds} runs each in turn, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs")  # fmt: skip
+    print(f"{'bot':<42}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
+    names = ("bot.py /check (100k characters)", "barebot.py /ping")
+    for n, pair in enumerate(runs, 1):
+        for name, row in zip(names, pair, strict=True):
+            print(f"{name + f' run {n}':<42}{row['rate']:>9.0f}{row['p50']:>9.1f}"
+                  f"{row['p99']:>9.1f}{row['missing']:>9}")  # fmt: skip
+    medians = [
+        {key: statistics.median(pair[i][key] for pair in runs) for key in ("rate", "p50", "p99")}
+        for i in range(2)
+    ]
+    for name, row in zip(names, medians, strict=True):
+        print(f"{name + ' median':<42}{row['rate']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}")
+    wire, bare = medians
+    print(f"{'ratio ours/bare (medians)':<42}{wire['rate'] / bare['rate']:>9.2f}"
           f"{wire['p50'] / bare['p50']:>9.2f}{wire['p99'] / bare['p99']:>9.2f}")  # fmt: skip
-    print(f"bot.py exit code on SIGTERM: {wire['exit']}")
-    print(f"\nbot.py with {args.guilds} guilds: READY after {ready:.1f} s, RSS {rss:.0f} MB "
-          f"(aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
+    for n, (ours, _) in enumerate(runs, 1):
+        print(f"bot.py run {n}: exit code on SIGTERM {ours['exit']}; "
+              f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip
+    if footprint_row is not None:
+        rss, cpu, ready = footprint_row
+        print(f"\nbot.py with {args.guilds} guilds: READY after {ready:.1f} s, RSS {rss:.0f} MB "
+              f"(aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
     return 0
 
 
