@@ -134,6 +134,8 @@ SQLITE_MAX_INTEGER = 2**63 - 1
 IMPORT_REST_MAX = 1.0
 """Seconds at most between two imports' writes (see `SqliteStore._import_turn`)."""
 RECENT_ROLLS_MAX = 100
+READ_CACHE_MAX = 10_000
+"""Cached reads at most; past it the cache starts again (a busy bot refills it in seconds)."""
 
 # ---- messages -------------------------------------------------------------------------------
 OWN_ONLY = "You can only change your own characters."
@@ -265,6 +267,12 @@ class SqliteStore(SqliteFights, Store):
         """Single-statement reads run here, outside `_lock`: in WAL mode a reader sees only
         committed data and neither waits for the writer nor makes it wait, so a roll's reads
         do not queue behind other rolls' commits."""
+        self._read_cache: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
+        """Rows of what every roll reads (the channel's campaign with its GMs, the roller's
+        active character), touched on the reader's thread only. Valid while the reader's
+        `PRAGMA data_version` stands still: it moves when any other connection commits, this
+        store's writer included, the CLI or a second process alike."""
+        self._read_version: int | None = None
         self._path = path
         self._lock = asyncio.Lock()
         self._import_turn = asyncio.Lock()
@@ -348,12 +356,20 @@ class SqliteStore(SqliteFights, Store):
         """A consistent snapshot across several statements (another process may write)."""
         return self._transaction(write=False)
 
-    async def _query(self, sql: str, params: Any = (), *, write: bool = False) -> list[Any]:
-        """One statement, atomic by itself: a write under the lock, a read on the reader."""
+    async def _query(
+        self, sql: str, params: Any = (), *, write: bool = False, cached: bool = False
+    ) -> list[Any]:
+        """One statement, atomic by itself: a write under the lock, a read on the reader.
+
+        `cached`: answered from `_read_cache` when nothing was committed since it was read.
+        """
         try:
             if write:
                 async with self._lock:
                     rows = list(await self._db.execute_fetchall(sql, params))
+            elif cached:
+                key = (sql, tuple(params.items()) if isinstance(params, dict) else tuple(params))
+                rows = await self._reader._execute(self._read_cached, key, sql, params)
             else:
                 rows = list(await self._reader.execute_fetchall(sql, params))
         except sqlite3.OperationalError as exc:
@@ -362,6 +378,22 @@ class SqliteStore(SqliteFights, Store):
             raise
         if write:
             self._checkpointer.note_write()
+        return rows
+
+    def _read_cached(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any) -> list[Any]:
+        """On the reader's thread, in the same hop as the read: checking `data_version` costs
+        a pragma, not a thread hand-off of its own (aiosqlite's `_execute` runs this there)."""
+        conn = self._reader._conn
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._read_version:
+            self._read_cache.clear()
+            self._read_version = version
+        rows = self._read_cache.get(key)
+        if rows is None:
+            rows = conn.execute(sql, params).fetchall()
+            if len(self._read_cache) >= READ_CACHE_MAX:
+                self._read_cache.clear()
+            self._read_cache[key] = rows
         return rows
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -450,7 +482,7 @@ class SqliteStore(SqliteFights, Store):
 
     async def campaign_for_channel(self, guild_id: int, channel_id: int, user_id: int) -> Campaign:
         params = {"guild_id": guild_id, "channel_id": channel_id}
-        rows = await self._query(CAMPAIGN_FOR_CHANNEL, params)
+        rows = await self._query(CAMPAIGN_FOR_CHANNEL, params, cached=True)
         if rows:
             return campaign_from_row(rows[0])
         async with self._write() as db:
@@ -1080,14 +1112,14 @@ class SqliteStore(SqliteFights, Store):
     async def get_active_character(
         self, guild_id: int, campaign_id: int, user_id: int
     ) -> Character | None:
-        rows = await self._query(ACTIVE_CHARACTER, (campaign_id, user_id, guild_id))
+        rows = await self._query(ACTIVE_CHARACTER, (campaign_id, user_id, guild_id), cached=True)
         return character_from_row(rows[0]) if rows else None
 
     async def roller_context(
         self, guild_id: int, channel_id: int, user_id: int
     ) -> tuple[Campaign, Character | None]:
         params = {"guild_id": guild_id, "channel_id": channel_id, "user_id": user_id}
-        rows = await self._query(ROLLER_CONTEXT, params)
+        rows = await self._query(ROLLER_CONTEXT, params, cached=True)
         if not rows:  # a new server: its default campaign is made on first use
             return await super().roller_context(guild_id, channel_id, user_id)
         row = rows[0]

@@ -200,3 +200,46 @@ async def test_opening_something_that_is_not_a_database_says_so(tmp_path: Path) 
     with pytest.raises(StorageError, match=r"Cannot open the database .*notes\.db"):
         await SqliteStore.open(path)
     assert path.read_text().startswith("shopping list")
+
+
+async def test_a_sheet_changed_by_the_cli_is_read_at_once(tmp_path: Path) -> None:
+    """The store caches what every roll reads; another process's commit must show anyway."""
+    db = tmp_path / "wire.db"
+    async with await SqliteStore.open(db) as store:
+        campaign = await store.create_campaign(5, "Example", manager(77))
+        await store.create_character(5, campaign.id, 77, "Jaime", attributes={"Strength": 1})
+        await store.set_active_character(5, campaign.id, 77, "Jaime")
+        await store.bind_channel(5, 9, campaign.id, 77)
+        for _ in range(2):  # the second read comes from the cache
+            _, jaime = await store.roller_context(5, 9, 77)
+            assert jaime is not None and jaime.attributes == {"Strength": 1}
+        sheet = {"name": "Jaime", "attributes": {"Strength": 4}}
+        file = tmp_path / "jaime.json"
+        file.write_text(
+            json.dumps(
+                {"format": "wire-bot", "version": 1, "kind": "character", "character": sheet}
+            )
+        )
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "storage",
+                "import",
+                str(file),
+                "--guild",
+                "5",
+                "--campaign",
+                "Example",
+                "--replace",
+                "--db",
+                str(db),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        _, jaime = await store.roller_context(5, 9, 77)
+        assert jaime is not None and jaime.attributes == {"Strength": 4}
