@@ -2,13 +2,18 @@
 
 How it stays correct:
 
-* One aiosqlite connection runs statements one at a time on its own thread, but an `await`
-  between two statements lets another coroutine in. So every operation holds `self._lock` (an
-  asyncio.Lock) for its whole length, and every read-modify-write runs inside one
-  `BEGIN IMMEDIATE` transaction, which also takes SQLite's write lock up front, so another
-  process (a second bot, the CLI) cannot interleave either and a deferred read never has to be
-  upgraded (the case where SQLite gives up at once with SQLITE_BUSY). The lock also keeps a
-  read from seeing another coroutine's uncommitted writes on the shared connection.
+* One aiosqlite connection writes; it runs statements one at a time on its own thread, but an
+  `await` between two statements lets another coroutine in. So every operation that writes or
+  reads several statements holds `self._lock` (an asyncio.Lock) for its whole length, and every
+  read-modify-write runs inside one `BEGIN IMMEDIATE` transaction, which also takes SQLite's
+  write lock up front, so another process (a second bot, the CLI) cannot interleave either and
+  a deferred read never has to be upgraded (the case where SQLite gives up at once with
+  SQLITE_BUSY). The lock also keeps a read from seeing another coroutine's uncommitted writes on
+  the shared connection.
+* Single-statement reads go to a second, query-only connection without the lock (WAL: it sees
+  committed data only, and neither side waits for the other); what every roll reads is cached
+  there until `PRAGMA data_version` says another connection committed.
+* Rolls are logged by group commit (`log_roll`): rows that queue during a commit share the next.
 * Single-row changes that need no check are single statements (UPSERTs, `INSERT ... RETURNING`),
   so they are atomic in SQL whichever process runs them.
 * Every query touching campaign data filters on the guild id and the campaign id (joining
