@@ -1,7 +1,8 @@
 """The WIRE bot's entry point: `python bot.py` (or `make run`).
 
 A Bot subclass that opens the campaign storage and loads the cogs in `setup_hook`, syncs the slash
-commands only when they changed, and shuts down cleanly on SIGINT/SIGTERM.
+commands only when they changed, and shuts down cleanly on SIGINT/SIGTERM. With WIRE_SHARD_COUNT
+set it runs as discord.py's AutoShardedBot on the shards WIRE_SHARD_IDS names (all by default).
 
     python bot.py            run the bot
     python bot.py --sync     force a command sync at start-up
@@ -28,7 +29,14 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs.utils.config import TOKEN_HELP, Config, ConfigError, load_config
+from cogs.utils.config import (
+    TOKEN_HELP,
+    Config,
+    ConfigError,
+    check_deployment,
+    format_shard_ids,
+    load_config,
+)
 from cogs.utils.errors import answer_ephemeral
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
@@ -121,8 +129,15 @@ class WireBot(commands.Bot):
             self._store = await open_store(self.config.database)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands:
+        if not self.sync_commands:
+            return
+        if self.config.syncs_commands:
             await self.sync_if_changed()
+        else:
+            log.info(
+                "Not syncing commands: this process runs shards %s; the one with shard 0 syncs.",
+                format_shard_ids(self.config.shard_ids or ()),
+            )
 
     def command_payload(self, guild: discord.abc.Snowflake | None = None) -> list[dict]:
         """The JSON Discord gets on a sync, for hashing and for the registration-rules test."""
@@ -152,6 +167,9 @@ class WireBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("Shard %d of %s ready.", shard_id, self.shard_count)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
         """Register persistent buttons; each declares `pattern`, the template it was made with.
@@ -223,6 +241,23 @@ class WireBot(commands.Bot):
             log.info("Database closed.")
 
 
+class ShardedWireBot(WireBot, commands.AutoShardedBot):
+    """WireBot on several gateway connections: discord.py's AutoShardedBot does the sharding.
+
+    A subclass rather than a switch inside WireBot, because discord.py picks single or sharded
+    connections by class; tests keep building the plain WireBot.
+    """
+
+
+def make_bot(config: Config, **options) -> WireBot:
+    """The bot `config` asks for: sharded on its shards, or one unsharded connection."""
+    if config.shard_count is None:
+        return WireBot(config, **options)
+    return ShardedWireBot(
+        config, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()), **options
+    )
+
+
 def _carries(message: discord.Message | None, custom_id: str) -> bool:
     """Whether the message has a component with this custom id."""
     if message is None:
@@ -259,7 +294,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 async def run(config: Config, force_sync: bool) -> int:
-    bot = WireBot(config, force_sync=force_sync)
+    bot = make_bot(config, force_sync=force_sync)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
@@ -294,7 +329,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(invite_link(client_id))
         return 0
+    try:
+        check_deployment(config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     setup_logging(config.log_level, secret=config.token)
+    if config.sharded:
+        log.info(
+            "Running shards %s of %d in this process.",
+            format_shard_ids(config.shard_ids or ()),
+            config.shard_count,
+        )
     started = time.monotonic()
     code = asyncio.run(run(config, args.sync))
     log.info("Stopped after %.0f s.", time.monotonic() - started)
