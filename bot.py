@@ -61,6 +61,8 @@ EXTENSIONS = (
 # Slash command answers need no channel permission at all.
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
 STALE_BUTTON = "This button no longer works (it expired, or the bot restarted). Nothing was done."
+SHARDING_REQUIRED = 4011
+"""Discord's gateway close code when a shard would carry too many servers."""
 SHUTDOWN_GRACE = 10.0
 """Seconds to let interactions in flight finish before closing the database."""
 
@@ -286,6 +288,21 @@ def invite_link(client_id: int) -> str:
     )
 
 
+def sharding_required(config: Config) -> str:
+    """What to do when Discord closes the gateway with 4011: the bot outgrew its shards.
+
+    It happens on the day a growing bot passes 2,500 servers a shard, so the message names the
+    setting rather than leaving a traceback.
+    """
+    shards = config.shard_count or 1
+    return (
+        f"Discord refused the connection: the bot is in more servers than {shards} "
+        f"shard{'s' if shards > 1 else ''} may carry (Discord allows 2,500 per shard). Set "
+        f"WIRE_SHARD_COUNT above {shards}, about one shard per 1,000 servers "
+        "(README.md, section 'Sharding')."
+    )
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python bot.py", description="Run the WIRE bot.")
     parser.add_argument("--sync", action="store_true", help="sync slash commands at start-up")
@@ -306,6 +323,11 @@ async def run(config: Config, force_sync: bool) -> int:
         return 1
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the connection: privileged intents are not needed.", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as exc:
+        if exc.code != SHARDING_REQUIRED:
+            raise
+        print(sharding_required(config), file=sys.stderr)
         return 1
     finally:
         # discord.py's own exit skips close() once closing has begun; ours must still finish

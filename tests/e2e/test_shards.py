@@ -156,3 +156,35 @@ async def test_only_the_process_with_shard_0_syncs(
     assert synced == ([True] if syncs else [])
     skipped = "Not syncing commands: this process runs shards 1; the one with shard 0 syncs."
     assert (skipped in caplog.text) == (not syncs)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    ("standin", "env", "shards"),
+    [
+        ({"guilds": many_guilds(3), "max_guilds_per_shard": 2}, {}, "1 shard"),
+        (
+            {"guilds": many_guilds(4, step=SHARD_STEP), "max_guilds_per_shard": 1},
+            {"WIRE_SHARD_COUNT": "2"},
+            "2 shards",
+        ),
+    ],
+    indirect=["standin"],
+    ids=["unsharded", "2-shards"],
+)
+async def test_sharding_required_is_one_line_naming_the_setting(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path, env: dict[str, str], shards: str
+) -> None:
+    """Discord closes an IDENTIFY with 4011 when a shard would carry too many servers: the day
+    a growing bot needs (more) shards, it says which setting, not a traceback."""
+    bot = await launch_bot(WIRE_BOT, env=wire_env(tmp_path / "wire.db", **env), name="wirebot")
+    assert await bot.wait(30.0) == 1
+    output = plain_log(bot.output())
+    assert any(close.code == 4011 for close in standin.gateway_closes)
+    assert (
+        f"Discord refused the connection: the bot is in more servers than {shards} may carry "
+        "(Discord allows 2,500 per shard). Set WIRE_SHARD_COUNT above"
+    ) in output
+    assert "Traceback" not in output
+    assert "Database closed." in output
+    assert "### Sharding" in (REPO_ROOT / "README.md").read_text()
