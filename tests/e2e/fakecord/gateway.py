@@ -359,7 +359,12 @@ class GatewayServer(PayloadBuilder):
 
     def _replace_sessions(self, session: Session) -> None:
         """A new IDENTIFY replaces its shard's old session; one with another shard count
-        re-shards the bot, so every session of the old count is over too."""
+        re-shards the bot, so every session of the old count is over too.
+
+        Simpler than Discord, which lets several sessions share a shard or differ in count (for
+        hand-overs without downtime): a bot that restarts or re-identifies needs only the latest,
+        and one current session per shard says where each event goes.
+        """
         shard_id, shard_count = session.shard
         if shard_count != self.identified_shard_count:
             for old in self._shard_sessions.values():
