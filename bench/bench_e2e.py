@@ -1,13 +1,14 @@
 """End-to-end benchmark: the real WIRE bot against the Discord stand-in, next to the bare bot.
 
-    .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--guilds 2500]
+    .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--guilds 2500] [--shards N]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
    1,000 campaigns in 100 guilds; the users are players with an active character), then of
    `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
-   10 s idle.
+   10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
+   the guilds spread over them as Discord spreads them.
 
 Everything runs on 127.0.0.1; the bots are subprocesses started through tests/e2e/launcher.py.
 """
@@ -38,14 +39,23 @@ from bench.bench_storage import (
     player_of,
 )
 from tests.e2e.standin import ChannelSpec, Fakecord, GuildSpec, default_guilds
-from tests.e2e.wire_support import REPO_ROOT, WIRE_BOT, many_guilds, plain_log, run_bounded
+from tests.e2e.wire_support import (
+    REPO_ROOT,
+    SHARD_STEP,
+    WIRE_BOT,
+    many_guilds,
+    plain_log,
+    run_bounded,
+)
 
 LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
-async def launch(standin: Fakecord, bot: Path, db: Path, log: Path) -> asyncio.subprocess.Process:
+async def launch(
+    standin: Fakecord, bot: Path, db: Path, log: Path, **extra_env: str
+) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
         "DISCORD_TOKEN": standin.token,
@@ -54,6 +64,7 @@ async def launch(standin: Fakecord, bot: Path, db: Path, log: Path) -> asyncio.s
         "PYTHONPATH": str(REPO_ROOT),
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "INFO",  # on_ready logs "in N guilds" at INFO
+        **extra_env,
     }
     with log.open("wb") as out:
         return await asyncio.create_subprocess_exec(
@@ -141,10 +152,13 @@ async def throughput(count: int, in_flight: int, work: Path) -> tuple[dict, dict
     return wire, base
 
 
-async def footprint(guild_count: int, work: Path) -> tuple[float, float, float]:
-    async with Fakecord(guilds=many_guilds(guild_count)) as standin:
+async def footprint(guild_count: int, work: Path, shards: int) -> tuple[float, float, float]:
+    # Guild ids 2**22 apart land on consecutive shards, as evenly as Discord spreads real ones.
+    guilds = many_guilds(guild_count, step=SHARD_STEP if shards else 1000)
+    async with Fakecord(guilds=guilds) as standin:
         log = work / "wirebot-guilds.log"
-        proc = await launch(standin, WIRE_BOT, work / "empty.db", log)
+        sharding = {"WIRE_SHARD_COUNT": str(shards)} if shards else {}
+        proc = await launch(standin, WIRE_BOT, work / "empty.db", log, **sharding)
         started = time.perf_counter()
         try:
             await standin.wait_ready(60.0)
@@ -171,11 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=3000, help="interactions per bot")
     parser.add_argument("--in-flight", type=int, default=50)
     parser.add_argument("--guilds", type=int, default=2500, help="guilds for the memory figure")
+    parser.add_argument("--shards", type=int, default=0, help="shards for the memory figure")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
         wire, bare = asyncio.run(throughput(args.count, args.in_flight, work))
-        rss, cpu, ready = asyncio.run(footprint(args.guilds, work))
+        rss, cpu, ready = asyncio.run(footprint(args.guilds, work, args.shards))
     print(f"\nEnd to end, {args.count} interactions per bot, {args.in_flight} in flight, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")  # fmt: skip
     print(f"{'bot':<34}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
@@ -185,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'ratio ours/bare':<34}{wire['rate'] / bare['rate']:>9.2f}"
           f"{wire['p50'] / bare['p50']:>9.2f}{wire['p99'] / bare['p99']:>9.2f}")  # fmt: skip
     print(f"bot.py exit code on SIGTERM: {wire['exit']}")
-    print(f"\nbot.py with {args.guilds} guilds: READY after {ready:.1f} s, RSS {rss:.0f} MB "
-          f"(aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
+    shards = f" on {args.shards} shards" if args.shards else ""
+    print(f"\nbot.py with {args.guilds} guilds{shards}: READY after {ready:.1f} s, "
+          f"RSS {rss:.0f} MB (aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
     return 0
 
 

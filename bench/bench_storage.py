@@ -143,7 +143,8 @@ def build(path: Path, size: Size) -> None:
 
     conn.executemany("INSERT INTO character_stats VALUES (?, ?, ?, ?, ?, ?)", stats())
     conn.executemany(
-        "INSERT INTO weapons VALUES (?, 'sabre', 'Sabre', 4, 'Strength', 'Long swords', 1)",
+        "INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position) "
+        "VALUES (?, 'sabre', 'Sabre', 4, 'Strength', 'Long swords', 1)",
         ((i,) for i in range(1, size.characters + 1)),
     )
     conn.executemany(
