@@ -1,7 +1,8 @@
 """The WIRE bot's entry point: `python bot.py` (or `make run`).
 
 A Bot subclass that opens the campaign storage and loads the cogs in `setup_hook`, syncs the slash
-commands only when they changed, and shuts down cleanly on SIGINT/SIGTERM.
+commands only when they changed, and shuts down cleanly on SIGINT/SIGTERM. With WIRE_SHARD_COUNT
+set it runs as discord.py's AutoShardedBot on the shards WIRE_SHARD_IDS names (all by default).
 
     python bot.py            run the bot
     python bot.py --sync     force a command sync at start-up
@@ -28,7 +29,14 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs.utils.config import TOKEN_HELP, Config, ConfigError, load_config
+from cogs.utils.config import (
+    TOKEN_HELP,
+    Config,
+    ConfigError,
+    check_deployment,
+    format_shard_ids,
+    load_config,
+)
 from cogs.utils.errors import answer_ephemeral
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
@@ -54,6 +62,8 @@ EXTENSIONS = (
 # Slash command answers need no channel permission at all.
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
 STALE_BUTTON = "This button no longer works (it expired, or the bot restarted). Nothing was done."
+SHARDING_REQUIRED = 4011
+"""Discord's gateway close code when a shard would carry too many servers."""
 SHUTDOWN_GRACE = 10.0
 """Seconds to let interactions in flight finish before closing the database."""
 
@@ -122,8 +132,15 @@ class WireBot(commands.Bot):
             self._store = await open_store(self.config.database)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands:
+        if not self.sync_commands:
+            return
+        if self.config.syncs_commands:
             await self.sync_if_changed()
+        else:
+            log.info(
+                "Not syncing commands: this process runs shards %s; the one with shard 0 syncs.",
+                format_shard_ids(self.config.shard_ids or ()),
+            )
 
     def command_payload(self, guild: discord.abc.Snowflake | None = None) -> list[dict]:
         """The JSON Discord gets on a sync, for hashing and for the registration-rules test."""
@@ -153,6 +170,9 @@ class WireBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("Shard %d of %s ready.", shard_id, self.shard_count)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
         """Register persistent buttons; each declares `pattern`, the template it was made with.
@@ -224,6 +244,23 @@ class WireBot(commands.Bot):
             log.info("Database closed.")
 
 
+class ShardedWireBot(WireBot, commands.AutoShardedBot):
+    """WireBot on several gateway connections: discord.py's AutoShardedBot does the sharding.
+
+    A subclass rather than a switch inside WireBot, because discord.py picks single or sharded
+    connections by class; tests keep building the plain WireBot.
+    """
+
+
+def make_bot(config: Config, **options) -> WireBot:
+    """The bot `config` asks for: sharded on its shards, or one unsharded connection."""
+    if config.shard_count is None:
+        return WireBot(config, **options)
+    return ShardedWireBot(
+        config, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()), **options
+    )
+
+
 def _carries(message: discord.Message | None, custom_id: str) -> bool:
     """Whether the message has a component with this custom id."""
     if message is None:
@@ -252,6 +289,21 @@ def invite_link(client_id: int) -> str:
     )
 
 
+def sharding_required(config: Config) -> str:
+    """What to do when Discord closes the gateway with 4011: the bot outgrew its shards.
+
+    It happens on the day a growing bot passes 2,500 servers a shard, so the message names the
+    setting rather than leaving a traceback.
+    """
+    shards = config.shard_count or 1
+    return (
+        f"Discord refused the connection: the bot is in more servers than {shards} "
+        f"shard{'s' if shards > 1 else ''} may carry (Discord allows 2,500 per shard). Set "
+        f"WIRE_SHARD_COUNT above {shards}, about one shard per 1,000 servers "
+        "(README.md, section 'Sharding')."
+    )
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python bot.py", description="Run the WIRE bot.")
     parser.add_argument("--sync", action="store_true", help="sync slash commands at start-up")
@@ -260,7 +312,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 async def run(config: Config, force_sync: bool) -> int:
-    bot = WireBot(config, force_sync=force_sync)
+    bot = make_bot(config, force_sync=force_sync)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
@@ -272,6 +324,11 @@ async def run(config: Config, force_sync: bool) -> int:
         return 1
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the connection: privileged intents are not needed.", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as exc:
+        if exc.code != SHARDING_REQUIRED:
+            raise
+        print(sharding_required(config), file=sys.stderr)
         return 1
     finally:
         # discord.py's own exit skips close() once closing has begun; ours must still finish
@@ -295,7 +352,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(invite_link(client_id))
         return 0
+    try:
+        check_deployment(config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     setup_logging(config.log_level, secret=config.token)
+    if config.sharded:
+        log.info(
+            "Running shards %s of %d in this process.",
+            format_shard_ids(config.shard_ids or ()),
+            config.shard_count,
+        )
     started = time.monotonic()
     code = asyncio.run(run(config, args.sync))
     log.info("Stopped after %.0f s.", time.monotonic() - started)

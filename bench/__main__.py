@@ -2,7 +2,7 @@
 
 Figures, not assertions: the machines are shared and noisy, so compare medians and ratios taken
 in one run. Each benchmark also runs alone: `python -m bench.bench_wire`, `bench.bench_storage`,
-`bench.bench_e2e`, `bench.bench_fight`.
+`bench.bench_e2e`, `bench.bench_fight`, `bench.bench_roll_log`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,13 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_wire", "bench.bench_storage", "bench.bench_e2e", "bench.bench_fight")
+BENCHMARKS = (
+    "bench.bench_wire",
+    "bench.bench_storage",
+    "bench.bench_e2e",
+    "bench.bench_fight",
+    "bench.bench_roll_log",
+)
 
 
 def main() -> int:

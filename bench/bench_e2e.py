@@ -1,7 +1,7 @@
 """End-to-end benchmark: the real WIRE bot against the Discord stand-in, next to the bare bot.
 
     .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
-        [--guilds 2500] [--no-footprint]
+        [--guilds 2500] [--shards N] [--no-footprint]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
@@ -10,7 +10,8 @@
    the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
    its roll-log group commits at close, and they are printed too.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
-   10 s idle.
+   10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
+   the guilds spread over them as Discord spreads them.
 
 Everything runs on 127.0.0.1; the bots are subprocesses started through tests/e2e/launcher.py.
 """
@@ -42,14 +43,23 @@ from bench.bench_storage import (
     player_of,
 )
 from tests.e2e.standin import ChannelSpec, Fakecord, GuildSpec, default_guilds
-from tests.e2e.wire_support import REPO_ROOT, WIRE_BOT, many_guilds, plain_log, run_bounded
+from tests.e2e.wire_support import (
+    REPO_ROOT,
+    SHARD_STEP,
+    WIRE_BOT,
+    many_guilds,
+    plain_log,
+    run_bounded,
+)
 
 LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
-async def launch(standin: Fakecord, bot: Path, db: Path, log: Path) -> asyncio.subprocess.Process:
+async def launch(
+    standin: Fakecord, bot: Path, db: Path, log: Path, **extra_env: str
+) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
         "DISCORD_TOKEN": standin.token,
@@ -58,6 +68,7 @@ async def launch(standin: Fakecord, bot: Path, db: Path, log: Path) -> asyncio.s
         "PYTHONPATH": str(REPO_ROOT),
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "INFO",  # on_ready logs "in N guilds" at INFO
+        **extra_env,
     }
     with log.open("wb") as out:
         return await asyncio.create_subprocess_exec(
@@ -161,10 +172,13 @@ async def throughput(count: int, in_flight: int, rounds: int, work: Path) -> lis
     return runs
 
 
-async def footprint(guild_count: int, work: Path) -> tuple[float, float, float]:
-    async with Fakecord(guilds=many_guilds(guild_count)) as standin:
+async def footprint(guild_count: int, work: Path, shards: int) -> tuple[float, float, float]:
+    # Guild ids 2**22 apart land on consecutive shards, as evenly as Discord spreads real ones.
+    guilds = many_guilds(guild_count, step=SHARD_STEP if shards else 1000)
+    async with Fakecord(guilds=guilds) as standin:
         log = work / "wirebot-guilds.log"
-        proc = await launch(standin, WIRE_BOT, work / "empty.db", log)
+        sharding = {"WIRE_SHARD_COUNT": str(shards)} if shards else {}
+        proc = await launch(standin, WIRE_BOT, work / "empty.db", log, **sharding)
         started = time.perf_counter()
         try:
             await standin.wait_ready(60.0)
@@ -193,11 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="runs of each bot, in turn")
     parser.add_argument("--guilds", type=int, default=2500, help="guilds for the memory figure")
     parser.add_argument("--no-footprint", action="store_true", help="skip the memory figure")
+    parser.add_argument("--shards", type=int, default=0, help="shards for the memory figure")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
         runs = asyncio.run(throughput(args.count, args.in_flight, args.rounds, work))
-        footprint_row = None if args.no_footprint else asyncio.run(footprint(args.guilds, work))
+        footprint_row = (
+            None if args.no_footprint else asyncio.run(footprint(args.guilds, work, args.shards))
+        )
     print(f"\nEnd to end, {args.count} interactions per bot and run, {args.in_flight} in flight, "
           f"{args.rounds} runs each in turn, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs")  # fmt: skip
@@ -221,8 +238,9 @@ def main(argv: list[str] | None = None) -> int:
               f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip
     if footprint_row is not None:
         rss, cpu, ready = footprint_row
-        print(f"\nbot.py with {args.guilds} guilds: READY after {ready:.1f} s, RSS {rss:.0f} MB "
-              f"(aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
+        shards = f" on {args.shards} shards" if args.shards else ""
+        print(f"\nbot.py with {args.guilds} guilds{shards}: READY after {ready:.1f} s, "
+              f"RSS {rss:.0f} MB (aim <= 150), idle CPU {cpu:.2f} s over 10 s")  # fmt: skip
     return 0
 
 

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
-from cogs.utils.config import Config, ConfigError, load_config
+from cogs.utils.config import (
+    Config,
+    ConfigError,
+    check_deployment,
+    format_shard_ids,
+    load_config,
+)
 from cogs.utils.logs import RedactFilter
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret.part"
@@ -30,11 +37,96 @@ def test_config_reads_every_variable_with_defaults():
     assert (str(config.database), config.dev_guild, config.log_level) == ("/tmp/x.db", 42, "DEBUG")
 
 
+def test_unset_shards_mean_one_unsharded_connection_that_syncs():
+    config = load_config({"DISCORD_TOKEN": TOKEN, "WIRE_SHARD_COUNT": " ", "WIRE_SHARD_IDS": ""})
+    assert (config.shard_count, config.shard_ids, config.sharded) == (None, None, False)
+    assert config.runs_every_shard and config.syncs_commands
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected"),
+    [
+        ("4", "", (0, 1, 2, 3)),
+        ("4", "0-3", (0, 1, 2, 3)),
+        ("8", "4,5", (4, 5)),
+        ("8", "0-1,6", (0, 1, 6)),
+        ("8", " 6, 0-1 ", (0, 1, 6)),
+        ("1", "0", (0,)),
+        ("16", "15", (15,)),
+    ],
+)
+def test_shard_ids_are_ranges_and_lists_below_the_count(count, ids, expected):
+    config = load_config({"DISCORD_TOKEN": TOKEN, "WIRE_SHARD_COUNT": count, "WIRE_SHARD_IDS": ids})
+    assert (config.shard_count, config.shard_ids) == (int(count), expected)
+    assert config.runs_every_shard == (len(expected) == int(count))
+    assert config.syncs_commands == (0 in expected)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "words"),
+    [
+        ("0", "", "WIRE_SHARD_COUNT must be a whole number of shards from 1"),
+        ("-2", "", "not '-2'"),
+        ("two", "", "not 'two'"),
+        ("2.5", "", "WIRE_SHARD_COUNT must be"),
+        ("²", "", "WIRE_SHARD_COUNT must be"),
+        ("100001", "", "from 1 to 100,000"),
+        ("9" * 5000, "", "WIRE_SHARD_COUNT must be"),
+        ("", "0-1", "WIRE_SHARD_IDS needs WIRE_SHARD_COUNT"),
+        ("4", "0-", "such as 0-3, 4,5 or 0-1,6, not '0-'"),
+        ("4", "0,,1", "WIRE_SHARD_IDS must be shard numbers"),
+        ("4", "a-b", "WIRE_SHARD_IDS must be shard numbers"),
+        ("4", "0-1-2", "WIRE_SHARD_IDS must be shard numbers"),
+        ("4", "-1", "WIRE_SHARD_IDS must be shard numbers"),
+        ("4", "3-1", "the range 3-1, which runs backwards; write 1-3"),
+        ("4", "4", "names shard 4, but WIRE_SHARD_COUNT=4 numbers the shards 0 to 3"),
+        ("4", "0-999999", "names shard 999999"),
+        ("4", "0-2,2", "names shard 2 twice"),
+        ("8", "0-3,1-2", "names shard 1 twice"),
+    ],
+)
+def test_bad_shard_settings_are_one_line_naming_the_fix(count, ids, words):
+    env = {"DISCORD_TOKEN": TOKEN, "WIRE_SHARD_COUNT": count, "WIRE_SHARD_IDS": ids}
+    with pytest.raises(ConfigError) as caught:
+        load_config(env)
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("count", "ids"),
+    [(None, None), (1, None), (4, None), (2, (0, 1)), (3, (2, 0, 1))],
+)
+def test_every_shard_in_one_process_on_sqlite_may_start(count, ids):
+    check_deployment(Config(token=TOKEN, shard_count=count, shard_ids=ids))
+
+
+@pytest.mark.parametrize(("count", "ids", "shown"), [(2, (0,), "0"), (8, (0, 1, 2, 3, 6), "0-3,6")])
+def test_shards_split_over_processes_on_sqlite_are_refused(count, ids, shown):
+    config = Config(token=TOKEN, database=Path("data/wire.db"), shard_count=count, shard_ids=ids)
+    with pytest.raises(ConfigError) as caught:
+        check_deployment(config)
+    message = str(caught.value)
+    assert message.startswith(f"WIRE_SHARD_IDS={shown} runs {len(ids)} of {count} shards here")
+    assert "SQLite" in message and "WIRE_DATABASE=data/wire.db" in message
+    assert "one process" in message and "PostgreSQL" in message
+    assert "\n" not in message
+
+
+def test_shard_ids_print_as_ranges():
+    assert format_shard_ids([6, 0, 1, 2, 3]) == "0-3,6"
+    assert format_shard_ids([4, 5]) == "4-5"
+    assert format_shard_ids([0, 2, 4]) == "0,2,4"
+    assert format_shard_ids([]) == ""
+
+
 @pytest.mark.parametrize(
     ("env", "words"),
     [
         ({}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": TOKEN, "WIRE_DEV_GUILD": "my server"}, "WIRE_DEV_GUILD must be"),
+        ({"DISCORD_TOKEN": TOKEN, "WIRE_DEV_GUILD": "４２"}, "WIRE_DEV_GUILD must be"),
         ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be"),
     ],
 )
@@ -46,7 +138,8 @@ def test_bad_configuration_is_one_line_naming_the_fix(env, words):
 
 
 def test_config_never_shows_the_token():
-    config = Config(token=TOKEN)
+    config = Config(token=TOKEN, shard_count=2)
+    assert "shard_ids=(0, 1)" in repr(config)
     assert TOKEN not in repr(config)
     assert TOKEN not in str(config)
 

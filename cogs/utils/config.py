@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,12 @@ TOKEN_HELP = (
 )
 
 
+MAX_SHARD_COUNT = 100_000
+"""A typo guard far above any real need: at 2,500 servers a shard, 250 million servers."""
+
+SHARD_RANGE = re.compile(r"([0-9]{1,6})(?:-([0-9]{1,6}))?")
+
+
 class ConfigError(Exception):
     """A configuration the bot cannot start with; the message is one line for the user."""
 
@@ -31,19 +38,43 @@ class Config:
     database: Path = Path(DEFAULT_DATABASE)
     dev_guild: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None
+    """Shards across every process; None: one unsharded connection, as a small bot needs."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs, in order; every shard when shard_count is set alone."""
+
+    def __post_init__(self) -> None:
+        if self.shard_count is not None and self.shard_ids is None:
+            object.__setattr__(self, "shard_ids", tuple(range(self.shard_count)))
 
     def __repr__(self) -> str:
         """Never show the token, even in a traceback's locals or a debug print."""
         return (
             f"Config(token=<hidden>, database={str(self.database)!r}, "
-            f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
+            f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
     __str__ = __repr__
 
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process is the whole bot (ids are unique and below the count)."""
+        return self.shard_ids is None or len(self.shard_ids) == self.shard_count
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Commands belong to the application, not to a shard: one process must sync them, and
+        the one with shard 0 always exists."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
 
 def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
-    """Read DISCORD_TOKEN, WIRE_DATABASE, WIRE_DEV_GUILD and LOG_LEVEL."""
+    """Read DISCORD_TOKEN, WIRE_DATABASE, WIRE_DEV_GUILD, LOG_LEVEL and the two shard settings."""
     env = os.environ if env is None else env
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
@@ -51,7 +82,7 @@ def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = T
     dev_guild_text = env.get("WIRE_DEV_GUILD", "").strip()
     dev_guild = None
     if dev_guild_text:
-        if not dev_guild_text.isdigit():
+        if not (dev_guild_text.isascii() and dev_guild_text.isdigit()):
             raise ConfigError(
                 f"WIRE_DEV_GUILD must be a server id (digits only), not {dev_guild_text!r}. "
                 "Leave it empty to sync commands globally."
@@ -61,4 +92,108 @@ def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = T
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
     database = Path(env.get("WIRE_DATABASE", "").strip() or DEFAULT_DATABASE)
-    return Config(token=token, database=database, dev_guild=dev_guild, log_level=level)
+    shard_count = parse_shard_count(env.get("WIRE_SHARD_COUNT", ""))
+    shard_ids = parse_shard_ids(env.get("WIRE_SHARD_IDS", ""), shard_count)
+    return Config(
+        token=token,
+        database=database,
+        dev_guild=dev_guild,
+        log_level=level,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+    )
+
+
+def parse_shard_count(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"[0-9]{1,6}", text) or not 1 <= int(text) <= MAX_SHARD_COUNT:
+        raise ConfigError(
+            f"WIRE_SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARD_COUNT:,}, "
+            f"not {_quoted(text)}. Leave it empty for one unsharded connection."
+        )
+    return int(text)
+
+
+def parse_shard_ids(text: str, count: int | None) -> tuple[int, ...] | None:
+    """`0-3`, `4,5` or `0-1,6`: the shards this process runs, out of `count`.
+
+    Every id is checked against the count before a range is expanded, so a typo like
+    `0-999999` is an error message, not a long wait.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if count is None:
+        raise ConfigError(
+            "WIRE_SHARD_IDS needs WIRE_SHARD_COUNT, the number of shards across all processes."
+        )
+    ids: list[int] = []
+    for part in text.split(","):
+        match = SHARD_RANGE.fullmatch(part.strip())
+        if match is None:
+            raise ConfigError(
+                f"WIRE_SHARD_IDS must be shard numbers and ranges such as 0-3, 4,5 or 0-1,6, "
+                f"not {_quoted(text)}."
+            )
+        first = int(match[1])
+        last = int(match[2]) if match[2] is not None else first
+        if last < first:
+            raise ConfigError(
+                f"WIRE_SHARD_IDS has the range {first}-{last}, which runs backwards; "
+                f"write {last}-{first}."
+            )
+        if last >= count:
+            raise ConfigError(
+                f"WIRE_SHARD_IDS names shard {last}, but WIRE_SHARD_COUNT={count} numbers the "
+                f"shards 0 to {count - 1}."
+            )
+        ids.extend(range(first, last + 1))
+    seen: set[int] = set()
+    for shard in ids:
+        if shard in seen:
+            raise ConfigError(f"WIRE_SHARD_IDS names shard {shard} twice ({_quoted(text)}).")
+        seen.add(shard)
+    return tuple(sorted(ids))
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """A value echoed in a message, cut short so that the message stays one readable line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def format_shard_ids(ids: Iterable[int]) -> str:
+    """The ids as WIRE_SHARD_IDS would write them: `0-3,6`."""
+    parts: list[str] = []
+    run: list[int] = []
+    for shard in sorted(ids):
+        if run and shard == run[-1] + 1:
+            run.append(shard)
+            continue
+        if run:
+            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+        run = [shard]
+    if run:
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ",".join(parts)
+
+
+def check_deployment(config: Config) -> None:
+    """Refuse shards split over processes on SQLite, before anything connects.
+
+    Split shards mean other processes writing the same campaigns; SQLite is one file on one
+    machine with one writer at a time, and the store's lock and caches are per process, so such a
+    deployment would lose or garble data rather than fail. One process with every shard is fine.
+    Every database is SQLite today (a path); PostgreSQL, when it comes, lifts this.
+    """
+    if config.runs_every_shard or not isinstance(config.database, Path):
+        return
+    here = config.shard_ids or ()
+    raise ConfigError(
+        f"WIRE_SHARD_IDS={format_shard_ids(here)} runs {len(here)} of "
+        f"{config.shard_count} shards here, so the others would need other processes, but the "
+        f"SQLite database (WIRE_DATABASE={config.database}) is one file on one machine: run all "
+        f"{config.shard_count} shards in one process (leave WIRE_SHARD_IDS empty); several "
+        "processes need PostgreSQL, which WIRE does not support yet."
+    )

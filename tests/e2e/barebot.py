@@ -12,8 +12,10 @@ answered with the same constant embed; the commands differ only in the route the
   (``POST /channels/{id}/messages``), then sends an ephemeral follow-up (webhook).
 
 Configuration comes from the environment, like the real bot: ``DISCORD_TOKEN`` and
-``WIRE_DEV_GUILD`` (the guild to sync commands to; empty syncs globally).  SIGTERM or SIGINT
-closes the client cleanly and the process exits 0.
+``WIRE_DEV_GUILD`` (the guild to sync commands to; empty syncs globally); ``BAREBOT_SHARDED=1``
+makes it an AutoShardedClient that asks ``GET /gateway/bot`` how many shards to run, which is
+how the stand-in's shard count is checked against discord.py.  SIGTERM or SIGINT closes the
+client cleanly and the process exits 0.
 """
 
 from __future__ import annotations
@@ -94,9 +96,16 @@ class BareBot(discord.Client):
         log.info("ready as %s", self.user)
 
 
-async def run(token: str, dev_guild: int | None) -> None:
+class ShardedBareBot(BareBot, discord.AutoShardedClient):
+    """The bare bot on as many shards as Discord recommends."""
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d of %s ready", shard_id, self.shard_count)
+
+
+async def run(token: str, dev_guild: int | None, sharded: bool = False) -> None:
     """Start the bot and close it on SIGTERM/SIGINT, so that the process exits 0."""
-    bot = BareBot(dev_guild)
+    bot = (ShardedBareBot if sharded else BareBot)(dev_guild)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
@@ -115,7 +124,8 @@ def main() -> None:
     if not token:
         raise SystemExit("barebot: DISCORD_TOKEN is not set")
     guild = os.environ.get("WIRE_DEV_GUILD", "").strip()
-    asyncio.run(run(token, int(guild) if guild else None))
+    sharded = os.environ.get("BAREBOT_SHARDED") == "1"
+    asyncio.run(run(token, int(guild) if guild else None, sharded))
 
 
 if __name__ == "__main__":

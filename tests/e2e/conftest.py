@@ -118,9 +118,13 @@ def pytest_runtest_makereport(
 
 
 @pytest.fixture
-async def standin() -> AsyncIterator[Fakecord]:
-    """A started stand-in on a free port of 127.0.0.1, stopped after the test."""
-    fake = Fakecord()
+async def standin(request: pytest.FixtureRequest) -> AsyncIterator[Fakecord]:
+    """A started stand-in on a free port of 127.0.0.1, stopped after the test.
+
+    ``@pytest.mark.parametrize("standin", [{"shard_count": 2, ...}], indirect=True)`` passes
+    keyword arguments to ``Fakecord``.
+    """
+    fake = Fakecord(**getattr(request, "param", {}))
     await fake.start()
     try:
         yield fake

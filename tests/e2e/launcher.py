@@ -12,8 +12,8 @@ runs the bot's entry point with ``runpy`` as ``__main__``:
 * ``discord.http.Route.BASE`` (a str class attribute): every REST call, including the interaction
   webhooks, is built from it;
 * ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (a ``yarl.URL``): discord.py 2.7 connects
-  there directly (it does not ask ``GET /gateway/bot`` unless auto-sharded) and returns to it
-  after INVALID_SESSION; resumes go to READY's ``resume_gateway_url``.
+  there directly (it asks ``GET /gateway/bot`` only when auto-sharded without a shard count)
+  and returns to it after INVALID_SESSION; resumes go to READY's ``resume_gateway_url``.
 
 Nothing else is patched.  The bot's own directory becomes ``sys.path[0]`` (as with ``python
 bot.py``) so its imports resolve the same way.

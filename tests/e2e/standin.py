@@ -2,10 +2,11 @@
 
 A real bot process (discord.py 2.7) is pointed at this server by ``launcher.py`` and cannot tell
 it from Discord for the parts it uses: login, application info, slash command sync, the gateway
-(HELLO / IDENTIFY / READY / GUILD_CREATE / heartbeats / RESUME), INTERACTION_CREATE dispatches,
-interaction callbacks, webhook follow-ups and edits, and channel messages.  Everything the bot
-sends is recorded so a test can assert on it, and faults (429, 5xx, gateway closes, RECONNECT,
-INVALID_SESSION) can be injected to see how the bot copes.  It binds to 127.0.0.1 only.
+(HELLO / IDENTIFY / READY / GUILD_CREATE / heartbeats / RESUME, one session per shard),
+INTERACTION_CREATE dispatches, interaction callbacks, webhook follow-ups and edits, and channel
+messages.  Everything the bot sends is recorded so a test can assert on it, and faults (429,
+5xx, gateway closes, RECONNECT, INVALID_SESSION) can be injected to see how the bot copes.  It
+binds to 127.0.0.1 only.
 
 Why a stand-in rather than mocks: it exercises the bot exactly as deployed (its own process, its
 own event loop, discord.py's real HTTP and gateway code), so timing, reconnects and payload shapes

@@ -37,7 +37,7 @@ import pytest
 from discord.webhook.async_ import async_context
 
 from .barebot import AGAIN_CUSTOM_ID, EMBED_DESCRIPTION, EMBED_TITLE
-from .conftest import BotProcess, LaunchBot
+from .conftest import BAREBOT, BotProcess, LaunchBot
 from .standin import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
@@ -49,8 +49,12 @@ from .standin import (
     Fakecord,
     FakecordError,
 )
+from .wire_support import SHARD_STEP, many_guilds
 
 pytestmark = pytest.mark.e2e
+
+SHARDED_GUILDS = many_guilds(4, step=SHARD_STEP)
+"""The default guild and guild 2 on shard 0 of 2, guilds 1 and 3 on shard 1."""
 
 
 def assert_constant_embed(embeds: list[dict[str, Any]]) -> None:
@@ -245,6 +249,92 @@ async def test_privileged_intents_are_refused_at_identify(standin: Fakecord) -> 
     assert standin.handshakes == []
 
 
+async def _identify(
+    http: aiohttp.ClientSession, standin: Fakecord, shard: list[Any] | None, intents: int = 1
+) -> tuple[aiohttp.ClientWebSocketResponse, dict[str, Any]]:
+    """A raw uncompressed gateway connection that has sent IDENTIFY; returns it and its first
+    answer (READY, or the close)."""
+    ws = await http.ws_connect(standin.gateway_url + "?v=10&encoding=json")
+    assert (await ws.receive_json(timeout=5))["op"] == 10
+    d: dict[str, Any] = {"token": standin.token, "intents": intents, "properties": {}}
+    if shard is not None:
+        d["shard"] = shard
+    await ws.send_json({"op": 2, "d": d})
+    msg = await ws.receive(timeout=5)
+    if msg.type is aiohttp.WSMsgType.CLOSE:
+        return ws, {"close": msg.data}
+    return ws, json.loads(msg.data)
+
+
+async def test_each_shard_is_its_own_session_with_its_own_guilds_and_events() -> None:
+    """Two connections identify as [0, 2] and [1, 2]: each READY lists, and each GUILD_CREATE
+    and INTERACTION_CREATE comes for, only the guilds with (id >> 22) % 2 == its shard."""
+    async with (
+        Fakecord(guilds=SHARDED_GUILDS, shard_count=2) as fake,
+        aiohttp.ClientSession() as http,
+    ):
+        auth = {"Authorization": f"Bot {fake.token}"}
+        async with http.get(f"{fake.base_url}/gateway/bot", headers=auth) as resp:
+            body = await resp.json()
+        assert (body["url"], body["shards"]) == (fake.gateway_url, 2)
+
+        conns, seqs = {}, {}
+        for shard_id in (0, 1):
+            ws, ready = await _identify(http, fake, [shard_id, 2])
+            mine = [str(g.id) for g in SHARDED_GUILDS if (g.id >> 22) % 2 == shard_id]
+            assert len(mine) == 2
+            assert (ready["t"], ready["s"], ready["d"]["shard"]) == ("READY", 1, [shard_id, 2])
+            assert [g["id"] for g in ready["d"]["guilds"]] == mine
+            creates = [await ws.receive_json(timeout=5) for _ in mine]
+            assert [(c["t"], c["d"]["id"]) for c in creates] == [("GUILD_CREATE", i) for i in mine]
+            conns[shard_id], seqs[shard_id] = ws, creates[-1]["s"]
+        first, second = fake.handshakes
+        assert (first.shard, second.shard) == ((0, 2), (1, 2))
+        assert first.session_id != second.session_id and first.conn_id != second.conn_id
+        assert [p["shard"] for p in fake.identify_payloads] == [[0, 2], [1, 2]]
+
+        for guild, shard_id in ((SHARDED_GUILDS[3], 1), (SHARDED_GUILDS[2], 0)):
+            assert fake.shard_of(guild.id) == shard_id
+            payload = fake.command_interaction("ping", guild_id=guild.id, require_synced=False)
+            await fake.post_interaction(payload)
+            event = await conns[shard_id].receive_json(timeout=5)
+            assert (event["t"], event["d"]["id"]) == ("INTERACTION_CREATE", payload["id"])
+            assert event["s"] == seqs[shard_id] + 1  # each session counts its own events
+
+        await fake.close_gateway(4000, shard_id=1)
+        assert (await conns[1].receive(timeout=5)).data == 4000
+        await fake.send_reconnect(shard_id=0)
+        assert (await conns[0].receive_json(timeout=5))["op"] == 7  # shard 0 still connected
+        with pytest.raises(FakecordError, match="no gateway session for shard 2"):
+            await fake.dispatch("X", {"guild_id": str(SHARDED_GUILDS[1].id)}, shard_id=2)
+        for ws in conns.values():
+            await ws.close()
+
+
+@pytest.mark.parametrize("shard", [[2, 2], [0, 0], [-1, 2], [0], [0, 1, 2], "0,1", [True, 2]])
+async def test_an_invalid_shard_is_closed_with_4010(standin: Fakecord, shard: Any) -> None:
+    async with aiohttp.ClientSession() as http:
+        ws, answer = await _identify(http, standin, shard)
+        await ws.close()
+    assert answer == {"close": 4010}
+    assert standin.handshakes == []
+
+
+async def test_too_many_guilds_on_one_shard_is_closed_with_4011() -> None:
+    """Discord refuses a session that would carry more guilds than a shard may (2,500)."""
+    guilds = many_guilds(3, step=SHARD_STEP)  # shard 0 of 2: two guilds; shard 1: one
+    async with (
+        Fakecord(guilds=guilds, max_guilds_per_shard=2) as fake,
+        aiohttp.ClientSession() as http,
+    ):
+        ws, answer = await _identify(http, fake, None)
+        await ws.close()
+        assert answer == {"close": 4011}
+        ws, ready = await _identify(http, fake, [0, 2])
+        await ws.close()
+        assert len(ready["d"]["guilds"]) == 2
+
+
 # ----------------------------------------------------------------------------- the bare bot
 
 
@@ -429,6 +519,27 @@ async def test_sigterm_exits_zero_and_closes_the_gateway(
     # discord.py 2.7.1 asks for 1000 but its reader task answers first with 4000.
     assert close.code in (1000, 4000)
     assert "closed cleanly" in barebot.output()
+
+
+@pytest.mark.parametrize(
+    "standin", [{"guilds": SHARDED_GUILDS, "shard_count": 2}], indirect=True, ids=["2-shards"]
+)
+async def test_auto_sharded_bot_runs_the_shard_count_gateway_bot_recommends(
+    standin: Fakecord, launch_bot: LaunchBot
+) -> None:
+    """discord.py's AutoShardedClient without a count asks GET /gateway/bot, then identifies
+    each shard (the second 5 s after the first: before_identify_hook) on the URL it got."""
+    bot = await launch_bot(BAREBOT, env={"BAREBOT_SHARDED": "1"})
+    await bot.until(standin.wait_ready(15.0, after=1), timeout=20.0)
+    assert [r.path for r in standin.requests if r.kind == "gateway_info"] == [
+        "/api/v10/gateway/bot"
+    ]
+    assert sorted(p["shard"] for p in standin.identify_payloads) == [[0, 2], [1, 2]]
+    assert {h.shard for h in standin.handshakes} == {(0, 2), (1, 2)}
+    for guild in (SHARDED_GUILDS[0], SHARDED_GUILDS[1]):
+        payload = standin.command_interaction("ping", guild_id=guild.id, require_synced=False)
+        assert_constant_embed((await standin.send_interaction(payload)).embeds)
+    assert_clean(standin)
 
 
 async def test_a_bot_that_dies_fails_fast_with_its_output(

@@ -23,6 +23,8 @@ from .standin import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SHARD_STEP = 1 << 22
+"""Guild ids this far apart land on consecutive shards."""
 WIRE_BOT = Path(os.environ.get("WIRE_E2E_BOT") or REPO_ROOT / "bot.py")
 """The entry point under test; WIRE_E2E_BOT points at another copy (e.g. a candidate fix)."""
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -39,12 +41,18 @@ def log_problems(text: str) -> list[str]:
     return [line for line in plain_log(text).splitlines() if PROBLEM.search(line)]
 
 
-def many_guilds(count: int, *, first_id: int = 1_400_000_000_000_000_000) -> list[GuildSpec]:
+def many_guilds(
+    count: int, *, first_id: int = 1_400_000_000_000_000_000, step: int = 1000
+) -> list[GuildSpec]:
     """The default guild (the dev guild commands sync to) plus ``count - 1`` more, each with one
-    text channel."""
+    text channel.
+
+    A guild's shard is ``(id >> 22) % shard_count``: the default step keeps them all on one shard;
+    ``step=SHARD_STEP`` puts consecutive guilds on consecutive shards.
+    """
     guilds = default_guilds()
     for n in range(1, count):
-        gid = first_id + n * 1000
+        gid = first_id + n * step
         guilds.append(GuildSpec(id=gid, name=f"Guild {n}", channels=[ChannelSpec(gid + 1, "play")]))
     return guilds
 
@@ -109,6 +117,7 @@ __all__ = [
     "DEFAULT_CHANNEL_ID",
     "DEFAULT_GM_CHANNEL_ID",
     "DEFAULT_GUILD_ID",
+    "SHARD_STEP",
     "WIRE_BOT",
     "guild_ids",
     "integrity",

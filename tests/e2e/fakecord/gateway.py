@@ -4,6 +4,10 @@ Why a module: the gateway is a protocol of its own (HELLO, IDENTIFY -> READY and
 heartbeats, RESUME with replay of missed events, close codes, zlib-stream and zstd-stream
 compression), with its own state (sessions, connections) and its own faults (closes, RECONNECT,
 INVALID_SESSION).  None of it touches the REST routes, so it reads best alone.
+
+Shards: an IDENTIFY may carry ``shard: [shard_id, shard_count]``; each shard is its own
+connection and session, and a guild's events go to shard ``(guild_id >> 22) % shard_count``, as
+Discord sends them.  An IDENTIFY without ``shard`` is shard [0, 1], which carries every guild.
 """
 
 from __future__ import annotations
@@ -29,10 +33,11 @@ log = logging.getLogger("fakecord")
 class Session:
     """One gateway session: its sequence numbers and the dispatches buffered for a RESUME."""
 
-    def __init__(self, session_id: str, intents: int, shard: list[int] | None) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int]) -> None:
         self.id = session_id
         self.intents = intents
         self.shard = shard
+        """(shard_id, shard_count); (0, 1) when IDENTIFY named no shard."""
         self.seq = 0
         self.buffer: list[tuple[int, dict[str, Any]]] = []
         self.conn: Conn | None = None
@@ -78,6 +83,18 @@ class Conn:
             return True
 
 
+def valid_shard(value: Any) -> tuple[int, int] | None:
+    """[shard_id, shard_count] as Discord accepts it, or None (close 4010 Invalid shard)."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    shard_id, count = value
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+        return None
+    if count < 1 or not 0 <= shard_id < count:
+        return None
+    return shard_id, count
+
+
 def make_compressor(kind: str | None) -> Callable[[bytes], bytes] | None:
     """Transport compression as discord.py's ``_ActiveDecompressionContext`` expects it.
 
@@ -113,16 +130,16 @@ class GatewayServer(PayloadBuilder):
 
     # ---------------------------------------------------------------- controls
 
-    def _live_conn(self) -> Conn | None:
-        session = self._session
+    def _live_conn(self, shard_id: int = 0) -> Conn | None:
+        session = self._shard_sessions.get(shard_id)
         if session is None or session.conn is None or not session.conn.open:
             return None
         return session.conn
 
-    def _require_conn(self) -> Conn:
-        conn = self._live_conn()
+    def _require_conn(self, shard_id: int = 0) -> Conn:
+        conn = self._live_conn(shard_id)
         if conn is None:
-            raise FakecordError("no live gateway connection")
+            raise FakecordError(f"no live gateway connection for shard {shard_id}")
         return conn
 
     def _abort(self, conn: Conn) -> None:
@@ -130,9 +147,9 @@ class GatewayServer(PayloadBuilder):
         if transport is not None:
             transport.abort()
 
-    async def close_gateway(self, code: int = 4000, reason: str = "") -> None:
-        """Close the bot's gateway connection; code 1006 drops TCP without a close frame."""
-        conn = self._require_conn()
+    async def close_gateway(self, code: int = 4000, reason: str = "", *, shard_id: int = 0) -> None:
+        """Close a shard's gateway connection; code 1006 drops TCP without a close frame."""
+        conn = self._require_conn(shard_id)
         conn.server_close_code = code
         self._detach(conn)
         self.gateway_closes.append(GatewayClose(conn.id, "server", code, time.perf_counter()))
@@ -144,27 +161,40 @@ class GatewayServer(PayloadBuilder):
         task = asyncio.create_task(conn.ws.close(code=code, message=reason.encode()))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    async def send_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the client should close and RESUME."""
-        await self._require_conn().send({"op": 7, "d": None})
+    async def send_reconnect(self, *, shard_id: int = 0) -> None:
+        """Send op 7 RECONNECT on a shard: the client should close and RESUME."""
+        await self._require_conn(shard_id).send({"op": 7, "d": None})
 
-    async def send_invalid_session(self, resumable: bool = False) -> None:
+    async def send_invalid_session(self, resumable: bool = False, *, shard_id: int = 0) -> None:
         """Send op 9 INVALID_SESSION; when not resumable, the session is forgotten for good."""
-        conn = self._require_conn()
+        conn = self._require_conn(shard_id)
         if not resumable and conn.session is not None:
             conn.session.invalid = True
         await conn.send({"op": 9, "d": resumable})
 
-    async def dispatch(self, event: str, data: Mapping[str, Any]) -> int:
-        """Send an op 0 dispatch on the current session and return its sequence number.
+    async def dispatch(
+        self, event: str, data: Mapping[str, Any], *, shard_id: int | None = None
+    ) -> int:
+        """Send an op 0 dispatch on a shard's current session and return its sequence number.
 
-        If the bot is between connections the event is buffered and replayed on RESUME, as
-        Discord does; a session invalidated with INVALID_SESSION(false) loses it.
+        The shard is the one of the event's guild (``guild_id``, or ``id`` for GUILD_CREATE,
+        GUILD_UPDATE, GUILD_DELETE), else shard 0, as Discord sends direct messages; pass
+        ``shard_id`` to choose.  If the bot is between connections the event is buffered and
+        replayed on RESUME, as Discord does; a session invalidated with INVALID_SESSION(false)
+        loses it.
         """
-        session = self._session
+        if shard_id is None:
+            shard_id = self._event_shard(event, data)
+        session = self._shard_sessions.get(shard_id)
         if session is None or session.invalid:
-            raise FakecordError(f"cannot dispatch {event}: no gateway session")
+            raise FakecordError(f"cannot dispatch {event}: no gateway session for shard {shard_id}")
         return await self._dispatch(session, event, dict(data))
+
+    def _event_shard(self, event: str, data: Mapping[str, Any]) -> int:
+        guild = data.get("guild_id")
+        if guild is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            guild = data.get("id")
+        return 0 if guild is None else self.shard_of(int(guild))
 
     async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> int:
         session.seq += 1
@@ -270,22 +300,26 @@ class GatewayServer(PayloadBuilder):
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
             await self._protocol_close(conn, 4014, "Disallowed intent(s).")
             return
-        shard = d.get("shard")
-        if shard is not None and (shard[1] != 1 or shard[0] != 0):
+        asked = d.get("shard")
+        shard = (0, 1) if asked is None else valid_shard(asked)
+        if shard is None:
             await self._protocol_close(conn, 4010, "Invalid shard.")
+            return
+        shard_id, shard_count = shard
+        guilds = self.guilds_of_shard(shard_id, shard_count)
+        if len(guilds) > self.max_guilds_per_shard:
+            await self._protocol_close(conn, 4011, "Sharding required.")
             return
         self.identify_payloads.append({k: v for k, v in d.items() if k != "token"})
         session = Session(uuid.uuid4().hex, intents, shard)
         self._sessions[session.id] = session
-        if self._session is not None and self._session is not session:
-            self._session.invalid = True  # one bot, one shard: a new IDENTIFY replaces the old one
-        self._session = session
+        self._replace_sessions(session)
         session.conn = conn
         conn.session = session
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.bot_user_payload(),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_gateway_url,
@@ -299,14 +333,14 @@ class GatewayServer(PayloadBuilder):
             "auth": {},
             "_trace": ["fakecord"],
         }
-        if shard is not None:
-            ready["shard"] = shard
+        if asked is not None:
+            ready["shard"] = list(shard)
         await self._dispatch(session, "READY", ready)
         send_guilds = self.guild_create
         if send_guilds is None:
             send_guilds = bool(intents & INTENT_GUILDS)
         if send_guilds:
-            for g in self.guilds:
+            for g in guilds:
                 await self._dispatch(session, "GUILD_CREATE", self.guild_create_payload(g))
         self.handshakes.append(
             Handshake(
@@ -318,9 +352,29 @@ class GatewayServer(PayloadBuilder):
                 intents,
                 0,
                 time.perf_counter(),
+                shard,
             )
         )
         self._notify()
+
+    def _replace_sessions(self, session: Session) -> None:
+        """A new IDENTIFY replaces its shard's old session; one with another shard count
+        re-shards the bot, so every session of the old count is over too.
+
+        Simpler than Discord, which lets several sessions share a shard or differ in count (for
+        hand-overs without downtime): a bot that restarts or re-identifies needs only the latest,
+        and one current session per shard says where each event goes.
+        """
+        shard_id, shard_count = session.shard
+        if shard_count != self.identified_shard_count:
+            for old in self._shard_sessions.values():
+                old.invalid = True
+            self._shard_sessions.clear()
+            self.identified_shard_count = shard_count
+        old = self._shard_sessions.get(shard_id)
+        if old is not None and old is not session:
+            old.invalid = True
+        self._shard_sessions[shard_id] = session
 
     async def _resume(self, conn: Conn, d: dict[str, Any]) -> None:
         session = self._sessions.get(str(d.get("session_id")))
@@ -344,7 +398,7 @@ class GatewayServer(PayloadBuilder):
         for frame in missed:
             await conn.send(frame)
         await self._dispatch(session, "RESUMED", {"_trace": ["fakecord"]})
-        self._session = session
+        self._shard_sessions[session.shard[0]] = session
         self.handshakes.append(
             Handshake(
                 "resume",
@@ -355,6 +409,7 @@ class GatewayServer(PayloadBuilder):
                 session.intents,
                 len(missed),
                 time.perf_counter(),
+                session.shard,
             )
         )
         self._notify()

@@ -183,6 +183,8 @@ class Handshake:
     intents: int
     replayed: int
     at: float
+    shard: tuple[int, int] = (0, 1)
+    """[shard_id, shard_count] of the session; an IDENTIFY without ``shard`` is [0, 1]."""
 
 
 @dataclass

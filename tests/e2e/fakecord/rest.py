@@ -189,7 +189,9 @@ class RestApi(FaultInjector, MessageStore):
         if (early := await self._begin(request, "gateway_info")) is not None:
             return early
         limit = {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
+        )
 
     async def _get_application(self, request: web.Request) -> web.Response:
         if (early := await self._begin(request, "application")) is not None:

@@ -50,12 +50,17 @@ class FakecordState:
         ack_deadline: float | None = 3.0,
         allow_privileged_intents: bool = False,
         guild_create: bool | None = None,
+        shard_count: int = 1,
+        max_guilds_per_shard: int = 2500,
     ) -> None:
         """Configure the fake application; nothing listens until ``start()``.
 
         ``ack_deadline``: seconds within which an interaction must be acknowledged, as on Discord
         (None disables it).  ``guild_create``: send GUILD_CREATE after READY; None (default) does
-        so only when IDENTIFY asks for the GUILDS intent, as Discord does.
+        so only when IDENTIFY asks for the GUILDS intent, as Discord does.  ``shard_count``: the
+        number of shards ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient asks for
+        it when it is given no count).  ``max_guilds_per_shard``: an IDENTIFY whose shard would
+        carry more guilds is closed with 4011 Sharding required (Discord's limit is 2,500).
         """
         self.token = token
         self.application_id = application_id
@@ -66,6 +71,8 @@ class FakecordState:
         self.ack_deadline = ack_deadline
         self.allow_privileged_intents = allow_privileged_intents
         self.guild_create = guild_create
+        self.shard_count = shard_count
+        self.max_guilds_per_shard = max_guilds_per_shard
 
         # Records, in arrival order.
         self.requests: list[RequestRecord] = []
@@ -88,13 +95,23 @@ class FakecordState:
         self._interactions_by_id: dict[int, SentInteraction] = {}
         self._interactions_by_token: dict[str, SentInteraction] = {}
         self._sessions: dict[str, Session] = {}
-        self._session: Session | None = None
+        self._shard_sessions: dict[int, Session] = {}
+        """The current session of each shard id: where that shard's events go."""
+        self.identified_shard_count = 1
+        """The shard count of the latest IDENTIFY, by which guilds are spread over shards."""
         self._conns: dict[int, Conn] = {}
         self._conn_ids = itertools.count(1)
         self._last_snowflake = 0
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
+
+    def shard_of(self, guild_id: int, shard_count: int | None = None) -> int:
+        """The shard a guild's events go to, by Discord's rule ``(guild_id >> 22) % count``."""
+        return (guild_id >> 22) % (shard_count or self.identified_shard_count)
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[GuildSpec]:
+        return [g for g in self.guilds if self.shard_of(g.id, shard_count) == shard_id]
 
     def snowflake(self) -> int:
         """A fresh, increasing snowflake whose timestamp is now."""
@@ -154,7 +171,8 @@ class FakecordState:
     async def wait_ready(self, timeout: float = 10.0, *, after: int = 0) -> Handshake:
         """Wait for handshake number ``after + 1`` (READY or RESUMED sent) and return it.
 
-        Pass ``after=len(standin.handshakes)`` before a fault to wait for the reconnection.
+        Pass ``after=len(standin.handshakes)`` before a fault to wait for the reconnection; with
+        several shards, each shard's READY is one handshake (``Handshake.shard`` says whose).
         """
         return await self._wait_until(
             lambda: self.handshakes[after] if len(self.handshakes) > after else None,
