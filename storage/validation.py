@@ -59,14 +59,6 @@ class NotANumber:
         return self.text
 
 
-UNPAIRED_SURROGATE = "a lone \\ud800-\\udfff escape, which is no character and cannot be stored"
-
-
-def _has_surrogate(text: str) -> bool:
-    # JSON's \ud83d alone is read into a str that UTF-8, and so SQLite, cannot take.
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
-
-
 def type_name(value: object) -> str:
     """How a JSON value's type reads to someone who wrote the file by hand."""
     if value is None:

@@ -53,11 +53,6 @@ def health_text(combatant: Combatant, *, numbers: bool) -> str:
     return f"{text} · **down**" if health.down else text
 
 
-def sees_numbers(campaign: Campaign, viewer: int | None) -> bool:
-    """Whether NPC health shows as numbers: for GMs, or for all if the campaign says so."""
-    return campaign.show_npc_health or (viewer is not None and campaign.is_gm(viewer))
-
-
 def health_line(entry: HealthEntry, *, numbers: bool) -> str:
     """ "Goblin 2: HP 14 → 4", or "Goblin 2 is badly wounded" for players."""
     change, name = entry.change, inert(entry.target_name)
