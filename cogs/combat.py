@@ -43,14 +43,15 @@ from cogs.utils.options import (
 from cogs.utils.rolling import (
     Roller,
     actor_of,
+    attack_line,
     deliver,
     die_for,
     load_roller,
     npc_secret,
     record_for,
 )
-from cogs.utils.sheets import available_defences, best_defence, defence_modifiers, weapon_modifiers
-from cogs.utils.text import inert, quoted
+from cogs.utils.sheets import available_defences, best_defence, defence_modifiers
+from cogs.utils.text import inert
 from cogs.utils.tracker import health_line, refresh_tracker
 from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
@@ -65,8 +66,8 @@ from storage.models import (
     RollState,
     StoredRoll,
 )
-from wire import limits, text
-from wire.check import Modifier, Roll, stat_line
+from wire import text
+from wire.check import Modifier, Roll
 from wire.combat import CombatResult, Defence, resolve_attack
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
@@ -227,36 +228,9 @@ class Combat(commands.Cog):
         roller = await load_roller(self.bot, interaction, npc)
         if (vs is None) == (target is None):
             raise UserError("Give the defender's total with vs, or a character with target.")
-        numbers_given = strength is not None or skill is not None or base is not None
-        sole = roller.character.weapons if roller.character is not None else ()
-        if not weapon and not numbers_given and len(sole) == 1:
-            weapon = sole[0].name  # a sheet with one weapon needs no weapon: option
-        if weapon:
-            if numbers_given:
-                raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
-            sheet = roller.sheet()
-            arms = sheet.weapon(weapon)
-            if arms is None:
-                raise UserError(
-                    f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
-                    "Add it with /character weapon, or see /character show."
-                )
-            mods = weapon_modifiers(sheet, arms)
-            if mod:
-                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
-            base_damage, weapon_name, kind = arms.base, arms.name, arms.damage_kind
-        else:
-            missing = [
-                n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None
-            ]
-            if missing:
-                raise UserError(
-                    f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
-                    "or a weapon from your sheet."
-                )
-            mods = stat_line(strength, skill, mod, attribute_label="Strength", skill_label="Skill")
-            base_damage, weapon_name = limits.BASE.check(base), None
-            kind = DamageKind.LETHAL
+        line = attack_line(roller, strength, skill, base, weapon, mod)
+        mods, base_damage, kind = line.mods, line.base, line.kind
+        weapon_name = line.weapon.name if line.weapon else None
         die = die_for(self.bot, roll, take10)
         chosen = Defence(defence.value) if defence else None
         if target is None:

@@ -31,9 +31,16 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, deliver, free_roll_record, load_roller, stat_modifiers
-from cogs.utils.sheets import defence_modifiers, weapon_modifiers
-from cogs.utils.text import inert, quoted
+from cogs.utils.rolling import (
+    Roller,
+    attack_line,
+    deliver,
+    free_roll_record,
+    load_roller,
+    stat_modifiers,
+)
+from cogs.utils.sheets import defence_modifiers
+from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
@@ -190,31 +197,9 @@ class OddsTable(commands.GroupCog, group_name="odds"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         against = opposition(vs, opp_bonus, "defender")
-        if weapon:
-            if strength is not None or skill is not None or base is not None:
-                raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
-            sheet = roller.sheet()
-            arms = sheet.weapon(weapon)
-            if arms is None:
-                raise UserError(
-                    f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
-                    "Add it with /character weapon, or see /character show."
-                )
-            mods = weapon_modifiers(sheet, arms)
-            if mod:
-                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
-            damage, action = arms.base, f"Attack with {inert(arms.name)}"
-        else:
-            missing = [
-                n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None
-            ]
-            if missing:
-                raise UserError(
-                    f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
-                    "or a weapon from your sheet."
-                )
-            mods = stat_line(strength, skill, mod, attribute_label="Strength")
-            damage, action = limits.BASE.check(base), "Attack"
+        line = attack_line(roller, strength, skill, base, weapon, mod)
+        mods, damage = line.mods, line.base
+        action = f"Attack with {inert(line.weapon.name)}" if line.weapon else "Attack"
         odds = exchange_odds(
             DamageRole.ATTACKER, total(mods), damage, vs=vs, opponent_bonus=opp_bonus
         )

@@ -17,14 +17,23 @@ from cogs.utils.again import OPTIONS_KEY, again_view, options_of
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
-from cogs.utils.sheets import untrained
+from cogs.utils.sheets import untrained, weapon_modifiers
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
-from storage.models import Actor, Campaign, Character, RollRecord, RollState, find_stat
+from storage.models import (
+    Actor,
+    Campaign,
+    Character,
+    RollRecord,
+    RollState,
+    Weapon,
+    find_stat,
+)
 from wire import limits
-from wire.check import Modifier
+from wire.check import Modifier, stat_line
 from wire.degrees import Degrees
 from wire.dice import Die, obtain_die
+from wire.health import DamageKind
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -355,3 +364,55 @@ def stat_modifiers(
     if mod:
         mods.append(Modifier("Modifier", limits.MODIFIER.check(mod)))
     return tuple(mods)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackLine:
+    """What an attack rolls with: its modifiers, the base damage, and the weapon if from a sheet."""
+
+    mods: tuple[Modifier, ...]
+    base: int
+    weapon: Weapon | None = None
+
+    @property
+    def kind(self) -> DamageKind:
+        return self.weapon.damage_kind if self.weapon else DamageKind.LETHAL
+
+
+def attack_line(
+    roller: Roller,
+    strength: int | None,
+    skill: int | None,
+    base: int | None,
+    weapon: str | None,
+    mod: int,
+) -> AttackLine:
+    """A weapon from the roller's sheet, or str, skill and base as numbers (for /attack and
+    /odds attack alike); a sheet with one weapon needs no weapon: option."""
+    numbers_given = strength is not None or skill is not None or base is not None
+    sole = roller.character.weapons if roller.character is not None else ()
+    if not weapon and not numbers_given and len(sole) == 1:
+        weapon = sole[0].name
+    if weapon:
+        if numbers_given:
+            raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
+        sheet = roller.sheet()
+        arms = sheet.weapon(weapon)
+        if arms is None:
+            raise UserError(
+                f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
+                "Add it with /character weapon, or see /character show."
+            )
+        mods = weapon_modifiers(sheet, arms)
+        if mod:
+            mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+        return AttackLine(mods, arms.base, arms)
+    missing = [n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None]
+    if missing:
+        raise UserError(
+            f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
+            "or a weapon from your sheet."
+        )
+    assert strength is not None and skill is not None and base is not None
+    mods = stat_line(strength, skill, mod, attribute_label="Strength", skill_label="Skill")
+    return AttackLine(mods, limits.BASE.check(base))
