@@ -114,9 +114,11 @@ async def test_four_processes_logging_rolls_all_land(store: SqliteStore, make_ca
     finally:
         conn.close()
     assert rows == [(100 + n, count, count) for n in range(4)]
-    # The writers really ran at the same time: their rows interleave.
+    # The writers really ran at the same time: their rows interleave. Four writers one after
+    # the other switch 3 times; any more is an overlap. (A higher bar failed now and then on a
+    # loaded machine once commits got faster, without anything being wrong.)
     switches = sum(a != b for a, b in itertools.pairwise(order))
-    assert switches > 10, switches
+    assert switches > 3, switches
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
