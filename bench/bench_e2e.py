@@ -120,8 +120,11 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(standin: Fakecord, make, count: int, in_flight: int) -> dict[str, float]:
-    await run_bounded(standin, (make() for _ in range(min(300, count))), in_flight=in_flight)
+async def measure(
+    standin: Fakecord, make, count: int, in_flight: int, warm_up: int = 300
+) -> dict[str, float]:
+    warm_up = min(warm_up, count)
+    await run_bounded(standin, (make() for _ in range(warm_up)), in_flight=in_flight)
     started = time.perf_counter()
     answered, missing = await run_bounded(
         standin, (make() for _ in range(count)), in_flight=in_flight, timeout=15.0
