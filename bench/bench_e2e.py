@@ -1,7 +1,7 @@
 """End-to-end benchmark: the real WIRE bot against the Discord stand-in, next to the bare bot.
 
     .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
-        [--guilds 2500] [--shards N] [--no-footprint]
+        [--guilds 2500] [--shards N] [--no-footprint] [--stub-storage] [--speed-extra DIR]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
@@ -9,6 +9,11 @@
    `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up;
    the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
    its roll-log group commits at close, and they are printed too.
+   --stub-storage adds bot.py with its store stubbed out (bench/stub_bot.py: a fixed campaign
+   and character, rolls discarded) to each round: the ceiling storage work leaves us.
+   --speed-extra DIR adds both bots again with DIR on their PYTHONPATH, a folder holding
+   discord.py's `speed` extra (`pip install --target DIR orjson aiodns Brotli zstandard`), so
+   with and without it are measured in one run.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import re
@@ -28,6 +34,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
@@ -54,12 +62,29 @@ from tests.e2e.wire_support import (
 
 LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
+STUB_BOT = REPO_ROOT / "bench" / "stub_bot.py"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
+@dataclass(frozen=True)
+class Subject:
+    """One bot a round runs: its name in the table, its entry point, its command, its env."""
+
+    name: str
+    bot: Path
+    command: str  # "check" or "ping"
+    env: dict[str, str] = field(default_factory=dict)
+
+
 async def launch(
-    standin: Fakecord, bot: Path, db: Path, log: Path, **extra_env: str
+    standin: Fakecord,
+    bot: Path,
+    db: Path,
+    log: Path,
+    prefix: Sequence[str] = (),
+    **extra_env: str,
 ) -> asyncio.subprocess.Process:
+    """Start `bot` through the launcher; `prefix` goes before the interpreter (a profiler)."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": standin.token,
@@ -72,7 +97,7 @@ async def launch(
     }
     with log.open("wb") as out:
         return await asyncio.create_subprocess_exec(
-            sys.executable, str(LAUNCHER), "--base", standin.base_url,
+            *prefix, sys.executable, str(LAUNCHER), "--base", standin.base_url,
             "--gateway", standin.gateway_url, "--bot", str(bot),
             stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
             env=env, cwd=str(REPO_ROOT),
@@ -96,13 +121,26 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(standin: Fakecord, make, count: int, in_flight: int) -> dict[str, float]:
-    await run_bounded(standin, (make() for _ in range(min(300, count))), in_flight=in_flight)
-    started = time.perf_counter()
-    answered, missing = await run_bounded(
-        standin, (make() for _ in range(count)), in_flight=in_flight, timeout=15.0
-    )
-    elapsed = time.perf_counter() - started
+async def measure(
+    standin: Fakecord, make, count: int, in_flight: int, warm_up: int = 300
+) -> dict[str, float]:
+    warm_up = min(warm_up, count)
+    await run_bounded(standin, (make() for _ in range(warm_up)), in_flight=in_flight)
+    # The stand-in (in this process) keeps every request, frame and callback it saw; a full
+    # collection of that heap stalls it for up to 0.8 s by the third run, and the stall showed
+    # as the bots' p99. So this process collects before, freezes what is there, and does not
+    # collect during the measured interactions (the bots' own processes are left alone).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        answered, missing = await run_bounded(
+            standin, (make() for _ in range(count)), in_flight=in_flight, timeout=15.0
+        )
+        elapsed = time.perf_counter() - started
+    finally:
+        gc.enable()
     latencies = [cb.latency * 1000 for _, cb in answered]
     return {
         "rate": len(answered) / elapsed,
@@ -116,11 +154,18 @@ BATCHES = re.compile(r"Roll log group commits: (.*)")
 
 
 async def run_bot(
-    standin: Fakecord, bot: Path, db: Path, log: Path, make, count: int, in_flight: int
+    standin: Fakecord,
+    bot: Path,
+    db: Path,
+    log: Path,
+    make,
+    count: int,
+    in_flight: int,
+    **extra_env: str,
 ) -> dict:
     """One bot from start to stop; the figures of its run, its exit code, its batch line."""
     before = len(standin.handshakes)
-    proc = await launch(standin, bot, db, log)
+    proc = await launch(standin, bot, db, log, **extra_env)
     await standin.wait_ready(60.0, after=before)
     row = await measure(standin, make, count, in_flight)
     row["exit"] = await stop(proc)  # -9: it did not exit on SIGTERM within 20 s
@@ -129,8 +174,8 @@ async def run_bot(
     return row
 
 
-async def throughput(count: int, in_flight: int, rounds: int, work: Path) -> list[tuple]:
-    """Ours and bare in turn (A B A B ...), so a drift of the machine falls on both."""
+def prepare(work: Path) -> tuple[Path, list[GuildSpec], list[tuple[int, int]]]:
+    """A copy of the 100k-character database, the guilds to announce, the (guild, player)s."""
     source = ensure(OUT, SIZE, rebuild=False)
     db = work / "wire-100k.db"
     shutil.copyfile(source, db)
@@ -144,32 +189,53 @@ async def throughput(count: int, in_flight: int, rounds: int, work: Path) -> lis
         for c in campaigns
         for k in range(PER_CAMPAIGN - NPCS_PER_CAMPAIGN)
     ]
-    rng = random.Random(1130)
+    return db, guilds, players
+
+
+def makers(standin: Fakecord, players: list[tuple[int, int]], seed: int = 1130) -> dict:
+    """The interactions the bots answer, by command: a random player's /check or /ping."""
+    rng = random.Random(seed)
+
+    def check() -> dict:
+        guild, user = rng.choice(players)
+        return standin.command_interaction(
+            "check", {"attr": 3, "skill": 5, "vs": 13},
+            guild_id=guild, user_id=user, require_synced=False,
+        )  # fmt: skip
+
+    def ping() -> dict:
+        guild, user = rng.choice(players)
+        return standin.command_interaction(
+            "ping", guild_id=guild, user_id=user, require_synced=False
+        )
+
+    return {"check": check, "ping": ping}
+
+
+async def throughput(
+    subjects: list[Subject], count: int, in_flight: int, rounds: int, work: Path
+) -> list[list[dict]]:
+    """The subjects in turn (A B A B ...), so a drift of the machine falls on all of them."""
+    db, guilds, players = prepare(work)
     runs = []
     async with Fakecord(guilds=guilds) as standin:
-
-        def check() -> dict:
-            guild, user = rng.choice(players)
-            return standin.command_interaction(
-                "check", {"attr": 3, "skill": 5, "vs": 13},
-                guild_id=guild, user_id=user, require_synced=False,
-            )  # fmt: skip
-
-        def ping() -> dict:
-            guild, user = rng.choice(players)
-            return standin.command_interaction(
-                "ping", guild_id=guild, user_id=user, require_synced=False
-            )
-
+        make = makers(standin, players)
         for n in range(rounds):
-            wire = await run_bot(
-                standin, WIRE_BOT, db, work / f"wirebot-{n}.log", check, count, in_flight
-            )
-            bare = await run_bot(
-                standin, BAREBOT, db, work / f"barebot-{n}.log", ping, count, in_flight
-            )
-            runs.append((wire, bare))
+            row = []
+            for i, subject in enumerate(subjects):
+                row.append(
+                    await run_bot(
+                        standin, subject.bot, db, work / f"bot{i}-{n}.log",
+                        make[subject.command], count, in_flight, **subject.env,
+                    )
+                )  # fmt: skip
+            runs.append(row)
     return runs
+
+
+def with_path(folder: Path) -> dict[str, str]:
+    """The environment that puts `folder` first on a bot's import path."""
+    return {"PYTHONPATH": os.pathsep.join((str(folder), str(REPO_ROOT)))}
 
 
 async def footprint(guild_count: int, work: Path, shards: int) -> tuple[float, float, float]:
@@ -208,32 +274,58 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guilds", type=int, default=2500, help="guilds for the memory figure")
     parser.add_argument("--no-footprint", action="store_true", help="skip the memory figure")
     parser.add_argument("--shards", type=int, default=0, help="shards for the memory figure")
+    parser.add_argument(
+        "--stub-storage", action="store_true", help="add bot.py with its store stubbed out"
+    )
+    parser.add_argument(
+        "--speed-extra", type=Path, help="a folder holding discord.py[speed]: add both bots on it"
+    )
     args = parser.parse_args(argv)
+    subjects = [Subject("bot.py /check (100k characters)", WIRE_BOT, "check")]
+    if args.stub_storage:
+        subjects.append(Subject("bot.py /check, storage stubbed", STUB_BOT, "check"))
+    subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
+    if args.speed_extra:
+        extra = with_path(args.speed_extra.resolve())
+        subjects.insert(1, Subject("bot.py /check, speed extra", WIRE_BOT, "check", extra))
+        subjects.append(Subject("barebot.py /ping, speed extra", BAREBOT, "ping", extra))
+        # The stand-in speaks zstd-stream to a bot with zstandard: it needs it too.
+        sys.path.insert(0, str(args.speed_extra.resolve()))
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
-        runs = asyncio.run(throughput(args.count, args.in_flight, args.rounds, work))
+        runs = asyncio.run(throughput(subjects, args.count, args.in_flight, args.rounds, work))
         footprint_row = (
             None if args.no_footprint else asyncio.run(footprint(args.guilds, work, args.shards))
         )
     print(f"\nEnd to end, {args.count} interactions per bot and run, {args.in_flight} in flight, "
           f"{args.rounds} runs each in turn, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs")  # fmt: skip
-    print(f"{'bot':<42}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
-    names = ("bot.py /check (100k characters)", "barebot.py /ping")
-    for n, pair in enumerate(runs, 1):
-        for name, row in zip(names, pair, strict=True):
-            print(f"{name + f' run {n}':<42}{row['rate']:>9.0f}{row['p50']:>9.1f}"
-                  f"{row['p99']:>9.1f}{row['missing']:>9}")  # fmt: skip
+    print(f"{'bot':<46}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
+    for n, row in enumerate(runs, 1):
+        for subject, figures in zip(subjects, row, strict=True):
+            name = f"{subject.name} run {n}"
+            print(f"{name:<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
+                  f"{figures['p99']:>9.1f}{figures['missing']:>9}")  # fmt: skip
     medians = [
-        {key: statistics.median(pair[i][key] for pair in runs) for key in ("rate", "p50", "p99")}
-        for i in range(2)
+        {key: statistics.median(row[i][key] for row in runs) for key in ("rate", "p50", "p99")}
+        for i in range(len(subjects))
     ]
-    for name, row in zip(names, medians, strict=True):
-        print(f"{name + ' median':<42}{row['rate']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}")
-    wire, bare = medians
-    print(f"{'ratio ours/bare (medians)':<42}{wire['rate'] / bare['rate']:>9.2f}"
-          f"{wire['p50'] / bare['p50']:>9.2f}{wire['p99'] / bare['p99']:>9.2f}")  # fmt: skip
-    for n, (ours, _) in enumerate(runs, 1):
+    for subject, figures in zip(subjects, medians, strict=True):
+        print(f"{subject.name + ' median':<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
+              f"{figures['p99']:>9.1f}")  # fmt: skip
+    bare = medians[[s.name for s in subjects].index("barebot.py /ping")]
+    for subject, figures in zip(subjects, medians, strict=True):
+        if subject.bot == BAREBOT:
+            continue
+        name = f"ratio {subject.name.split(' /')[0]}{subject.name.partition(',')[2]} / bare"
+        versus = bare
+        if subject.env:  # a bot on the speed extra against the bare bot on it too
+            versus = medians[-1]
+            name += " on it"
+        rate, p50, p99 = (figures[key] / versus[key] for key in ("rate", "p50", "p99"))
+        print(f"{name:<46}{rate:>9.2f}{p50:>9.2f}{p99:>9.2f}")
+    for n, row in enumerate(runs, 1):
+        ours = row[0]
         print(f"bot.py run {n}: exit code on SIGTERM {ours['exit']}; "
               f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip
     if footprint_row is not None:

@@ -286,6 +286,8 @@ class SqliteStore(SqliteFights, Store):
         so it waits for one at most."""
         self._imports_rest_until = 0.0
         self._closed = False
+        self._read_queue: list[tuple[Any, str, Any, asyncio.Future[list[Any]]]] = []
+        self._read_runner: asyncio.Task[None] | None = None
         self._roll_queue: list[_QueuedRoll] = []
         self._roll_flusher: asyncio.Task[None] | None = None
         self.roll_batch_sizes: Counter[int] = Counter()
@@ -374,7 +376,7 @@ class SqliteStore(SqliteFights, Store):
                     rows = list(await self._db.execute_fetchall(sql, params))
             elif cached:
                 key = (sql, tuple(params.items()) if isinstance(params, dict) else tuple(params))
-                rows = await self._reader._execute(self._read_cached, key, sql, params)
+                rows = await self._read_together(key, sql, params)
             else:
                 rows = list(await self._reader.execute_fetchall(sql, params))
         except sqlite3.OperationalError as exc:
@@ -384,6 +386,52 @@ class SqliteStore(SqliteFights, Store):
         if write:
             self._checkpointer.note_write()
         return rows
+
+    async def _read_together(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any):
+        """A cached read, in one hop to the reader's thread with the others queued meanwhile.
+
+        A hop costs the event loop more than the read (a queue, a wake-up, the GIL, a callback
+        back), and every roll makes one: reads that queue while a hop runs share the next one,
+        as rolls share a group commit. No timer: a lone read goes at once.
+        """
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._read_queue.append((key, sql, params, future))
+        if self._read_runner is None or self._read_runner.done():
+            self._read_runner = asyncio.create_task(self._run_reads())
+        return await future
+
+    async def _run_reads(self) -> None:
+        """Hand what queued to the reader's thread, then what queued meanwhile, until none."""
+        while self._read_queue:
+            batch, self._read_queue = self._read_queue, []
+            reads = [(key, sql, params) for key, sql, params, _ in batch]
+            try:
+                outcomes = await self._reader._execute(self._read_batch, reads)
+            except BaseException as exc:  # the connection closed, or cancelled: answer everyone
+                for *_, future in batch + self._read_queue:
+                    if not future.done():
+                        future.set_exception(
+                            exc if isinstance(exc, Exception) else StorageError(BUSY)
+                        )
+                self._read_queue = []
+                raise
+            for (*_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():  # its caller was cancelled
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    def _read_batch(self, reads: list[tuple[Any, str, Any]]) -> list[list[Any] | Exception]:
+        """On the reader's thread: each read as `_read_cached` does it; an error is its own."""
+        outcomes: list[list[Any] | Exception] = []
+        for key, sql, params in reads:
+            try:
+                outcomes.append(self._read_cached(key, sql, params))
+            except Exception as exc:
+                outcomes.append(exc)
+        return outcomes
 
     def _read_cached(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any) -> list[Any]:
         """On the reader's thread, in the same hop as the read: checking `data_version` costs

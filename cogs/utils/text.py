@@ -28,6 +28,10 @@ BIDI_CONTROLS = dict.fromkeys(
     map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 )
 """Direction marks, embeddings, overrides and isolates: dropped from what is shown."""
+_PLAIN = re.compile("[^" + re.escape("\\*_~|`[<@#>+-.)" + "".join(map(chr, BIDI_CONTROLS))) + "]*")
+"""Text without one character any step of `inert` looks at (markdown anywhere, a line-start
+marker or a numbered item's dot or bracket, a mention's @, a direction control): unchanged by
+it. Most names and labels are such text, and a check is cheaper than the three passes."""
 
 
 def inert(text: str) -> str:
@@ -41,6 +45,13 @@ def inert(text: str) -> str:
     before that check may hold one, and shown it would turn the rest of the line around (a roll's
     result included): those controls are dropped.
     """
+    if _PLAIN.fullmatch(text):
+        return text
+    return _escape(text)
+
+
+def _escape(text: str) -> str:
+    """`inert`'s three passes, for text that may need them."""
     escaped = _ANYWHERE.sub(r"\\\g<0>", text.translate(BIDI_CONTROLS))
     escaped = _LINE_START.sub(_escape_marker, escaped)
     return escape_mentions(escaped)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cogs.utils.errors import BUG_MESSAGE
-from cogs.utils.text import BIDI_CONTROLS, code, inert, loggable
+from cogs.utils.text import BIDI_CONTROLS, _escape, code, inert, loggable
 from storage.models import NAME_MAX, NOTES_MAX
 from tests.commands.conftest import embed_of, field, raw_slash
 
@@ -195,6 +195,13 @@ def test_ordinary_names_are_shown_unchanged(text):
     if lead[:1].isdigit() and re.match(r"[0-9]+\.", lead):
         return  # "1. " at the start of a line is a numbered list: escaped on purpose
     assert inert(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=hostile_text | st.text(st.characters(categories=("L", "N", "Zs", "P", "S"))))
+def test_the_quick_path_changes_nothing(text):
+    """`inert` hands plain text back without its three passes: the same answer as them."""
+    assert inert(text) == _escape(text)
 
 
 def test_helpers_for_code_spans_and_log_lines():

@@ -211,3 +211,33 @@ async def test_a_cancelled_write_rolls_back_and_the_store_goes_on(
     assert outcomes == {False, True}  # cancelled both before and after the commit
     ash = await store.create_character(GUILD, campaign.id, PLAYER, "Ash")
     assert ash.name == "Ash"
+
+
+async def test_reads_made_together_share_a_hop_and_each_gets_its_own_answer(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign(channel_id=77)
+    players = range(PLAYER, PLAYER + 40)
+    for n, user in enumerate(players):
+        await make_character(campaign, f"P{n}", owner_id=user)
+    hops = 0
+    execute = store._reader._execute
+
+    async def counted(fn, *args):
+        nonlocal hops
+        hops += 1
+        return await execute(fn, *args)
+
+    store._reader._execute = counted  # type: ignore[method-assign]
+    bad = asyncio.ensure_future(store._query("SELECT no_such_column", (), cached=True))
+    cancelled = asyncio.ensure_future(store.roller_context(GUILD, 77, PLAYER))
+    reads = [store.roller_context(GUILD, 77, user) for user in players]
+    cancelled.cancel()
+    answers = await asyncio.gather(*reads)
+    assert [character.name for _, character in answers] == [f"P{n}" for n in range(40)]
+    assert {c.id for c, _ in answers} == {campaign.id}
+    with pytest.raises(sqlite3.OperationalError):  # its own error, nobody else's
+        await bad
+    assert cancelled.cancelled()
+    assert hops < 10  # 42 reads, a few hops
+    assert (await store.roller_context(GUILD, 77, PLAYER))[1].name == "P0"
