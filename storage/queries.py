@@ -147,13 +147,17 @@ DELETE FROM weapons WHERE character_id IN
 """
 
 IMPORT_CHARACTERS = """
-INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes)
+INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes,
+                        armour, wp_max, hp_max, thp_max)
 SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2,
-       json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]')
+       json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'),
+       json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+       json_extract(value, '$[8]')
   FROM json_each(?3) WHERE true
     ON CONFLICT (campaign_id, name_key) DO UPDATE
    SET name = excluded.name, is_npc = excluded.is_npc, shield = excluded.shield,
-       notes = excluded.notes
+       notes = excluded.notes, armour = excluded.armour, wp_max = excluded.wp_max,
+       hp_max = excluded.hp_max, thp_max = excluded.thp_max
 """
 """New sheets are the importer's; a replaced one keeps its id and owner."""
 
@@ -168,10 +172,11 @@ SELECT ch.id, json_extract(s.value, '$[1]'), json_extract(s.value, '$[2]'),
 """
 
 IMPORT_WEAPONS = """
-INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position)
+INSERT INTO weapons (character_id, name_key, name, base, attribute, skill, position, kind)
 SELECT ch.id, json_extract(w.value, '$[1]'), json_extract(w.value, '$[2]'),
        json_extract(w.value, '$[3]'), json_extract(w.value, '$[4]'),
-       json_extract(w.value, '$[5]'), json_extract(w.value, '$[6]')
+       json_extract(w.value, '$[5]'), json_extract(w.value, '$[6]'),
+       json_extract(w.value, '$[7]')
   FROM json_each(?2) AS w
   CROSS JOIN characters AS ch
     ON ch.campaign_id = ?1 AND ch.name_key = json_extract(w.value, '$[0]')

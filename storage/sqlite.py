@@ -194,7 +194,19 @@ def _import_rows(sheets: Sequence[Character]) -> _ImportRows:
     characters, stats, weapons = [], [], []
     for sheet in sheets:
         key = sheet.name.casefold()
-        characters.append([sheet.name, key, int(sheet.is_npc), int(sheet.shield), sheet.notes])
+        characters.append(
+            [
+                sheet.name,
+                key,
+                int(sheet.is_npc),
+                int(sheet.shield),
+                sheet.notes,
+                sheet.armour,
+                sheet.wp_max,
+                sheet.hp_max,
+                sheet.thp_max,
+            ]
+        )
         table = [("attribute", *item) for item in sheet.attributes.items()]
         table += [("skill", *item) for item in sheet.skills.items()]
         stats += [
@@ -202,7 +214,7 @@ def _import_rows(sheets: Sequence[Character]) -> _ImportRows:
             for position, (kind, name, value) in enumerate(table, 1)
         ]
         weapons += [
-            [key, w.name.casefold(), w.name, w.base, w.attribute, w.skill, position]
+            [key, w.name.casefold(), w.name, w.base, w.attribute, w.skill, position, w.kind]
             for position, w in enumerate(sheet.weapons, 1)
         ]
 

@@ -35,10 +35,17 @@ where CHARACTER is::
       "skills": {"Parry": 4},                 optional; at most 60; values 0..10
       "weapons": [                            optional; at most 10
         {"name": "Sabre", "base": 4, "attribute": "Strength", "skill": "Melee weapons"}
-      ],                                      base 0..50; all four fields required
+      ],                                      base 0..50; these four fields required
       "shield": false,                        optional, default false
-      "notes": ""                             optional; at most 1000 characters (*)
+      "notes": "",                            optional; at most 1000 characters (*)
+      "armour": 0,                            optional, default 0; 0..50 (a table setting)
+      "wp_max": 0,                            optional, default 0 (willpower not tracked)
+      "hp_max": null, "thp_max": null         optional overrides, 0..999 (null: worked out)
     }
+
+A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
+fields came after version 1's first files, as optional fields, so every earlier file still
+reads; an export writes them only where they differ from the default.
 
 (*) Text is stored NFC-normalised and without surrounding spaces; control and format characters
 (invisible or direction-changing ones) are refused, but for line breaks in notes.
@@ -52,7 +59,7 @@ server's campaign, owned by the importing user. Input is capped at 1 MiB and 1,0
 Every problem is reported with its path, but the reading stops at the first limit passed (the
 size, the number of characters, a sheet's number of attributes, skills or weapons, and
 MAX_IMPORT_PROBLEMS problems), so an oversized file costs no more than reading up to the limit.
-Numbers are never longer than the largest value allowed (two digits) nor NaN or Infinity: such
+Numbers are never longer than the largest value allowed (three digits) nor NaN or Infinity: such
 a number is refused where it stands, and is never made into a Python int (5,000 digits would
 make json.loads raise).
 
@@ -93,6 +100,8 @@ from storage.validation import (
     notes_problem,
     type_name,
 )
+from wire import limits
+from wire.health import DamageKind
 
 FORMAT = "wire-bot"
 VERSION = 1
@@ -103,7 +112,17 @@ MAX_IMPORT_PROBLEMS = 100
 """Past this many problems the file is not worth reading further."""
 LONGEST_NUMBER = max(
     len(str(abs(n)))
-    for n in (VERSION, STAT_MIN, STAT_MAX, SKILL_MIN, SKILL_MAX, BASE_MIN, BASE_MAX)
+    for n in (
+        VERSION,
+        STAT_MIN,
+        STAT_MAX,
+        SKILL_MIN,
+        SKILL_MAX,
+        BASE_MIN,
+        BASE_MAX,
+        limits.HEALTH.high,
+        limits.ARMOUR.high,
+    )
 )
 """Digits of the largest value any number in the format may take; a longer one is refused."""
 MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS)
@@ -114,8 +133,21 @@ while it is parsed, before it costs a million Python dicts."""
 _HEADER_FIELDS = ("format", "version", "kind", "exported_at")
 _BODY_FIELDS = {"character": ("character",), "campaign": ("campaign", "characters")}
 _CAMPAIGN_FIELDS = ("name", "npc_take10")
-_CHARACTER_FIELDS = ("name", "is_npc", "attributes", "skills", "weapons", "shield", "notes")
-_WEAPON_FIELDS = ("name", "base", "attribute", "skill")
+_CHARACTER_FIELDS = (
+    "name",
+    "is_npc",
+    "attributes",
+    "skills",
+    "weapons",
+    "shield",
+    "notes",
+    "armour",
+    "wp_max",
+    "hp_max",
+    "thp_max",
+)
+_WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
+_KINDS = tuple(kind.value for kind in DamageKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,18 +164,38 @@ class ImportPlan:
 
 
 def character_data(character: Character) -> dict[str, Any]:
-    return {
+    """A sheet as exported; the fight fields (armour, willpower, health overrides, a weapon's
+    damage kind) only where they differ from the default, so a plain sheet exports as before."""
+    data: dict[str, Any] = {
         "name": character.name,
         "is_npc": character.is_npc,
         "attributes": dict(character.attributes),
         "skills": dict(character.skills),
-        "weapons": [
-            {"name": w.name, "base": w.base, "attribute": w.attribute, "skill": w.skill}
-            for w in character.weapons
-        ],
+        "weapons": [_weapon_data(w) for w in character.weapons],
         "shield": character.shield,
         "notes": character.notes,
     }
+    for key, value, default in (
+        ("armour", character.armour, 0),
+        ("wp_max", character.wp_max, 0),
+        ("hp_max", character.hp_max, None),
+        ("thp_max", character.thp_max, None),
+    ):
+        if value != default:
+            data[key] = value
+    return data
+
+
+def _weapon_data(weapon: Weapon) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": weapon.name,
+        "base": weapon.base,
+        "attribute": weapon.attribute,
+        "skill": weapon.skill,
+    }
+    if weapon.kind != DamageKind.LETHAL.value:
+        data["kind"] = weapon.kind
+    return data
 
 
 def _header(kind: str, now: datetime | None) -> dict[str, Any]:
@@ -435,10 +487,33 @@ class _Checker:
         attributes = self.stats(data.get("attributes", {}), f"{path}.attributes", "attribute")
         skills = self.stats(data.get("skills", {}), f"{path}.skills", "skill")
         weapons = self.weapons(data.get("weapons", []), f"{path}.weapons")
+        health: dict[str, int | None] = {}
+        for key, limit, default in (
+            ("armour", limits.ARMOUR, 0),
+            ("wp_max", limits.HEALTH, 0),
+            ("hp_max", limits.HEALTH, None),
+            ("thp_max", limits.HEALTH, None),
+        ):
+            value = data.get(key, default)
+            if value is not None:
+                problem = int_problem(value, limit.low, limit.high)
+                if problem:
+                    self.problem(f"{path}.{key}", problem)
+            health[key] = value
         if len(self.problems) > before:
             return None
         return Character(
-            name, bool(is_npc), attributes, skills, tuple(weapons), bool(shield), normal_text(notes)
+            name,
+            bool(is_npc),
+            attributes,
+            skills,
+            tuple(weapons),
+            bool(shield),
+            normal_text(notes),
+            armour=health["armour"] or 0,
+            wp_max=health["wp_max"] or 0,
+            hp_max=health["hp_max"],
+            thp_max=health["thp_max"],
         )
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
@@ -502,6 +577,9 @@ class _Checker:
                 problem = int_problem(data["base"], BASE_MIN, BASE_MAX)
                 if problem:
                     self.problem(f"{entry_path}.base", problem)
+            kind = data.get("kind", DamageKind.LETHAL.value)
+            if kind not in _KINDS:
+                self.problem(f"{entry_path}.kind", f"use {', '.join(_KINDS)}, not {kind!r}")
             name = texts.get("name")
             if name is not None:
                 if name.casefold() in seen:
@@ -514,7 +592,7 @@ class _Checker:
                     seen[name.casefold()] = entry_path
             if len(self.problems) == before:
                 result.append(
-                    Weapon(texts["name"], data["base"], texts["attribute"], texts["skill"])
+                    Weapon(texts["name"], data["base"], texts["attribute"], texts["skill"], kind)
                 )
         return result
 

@@ -198,7 +198,7 @@ def test_a_file_of_empty_objects_stops_while_it_is_parsed() -> None:
     [
         ("9" * 5000, "the number has 5,000 digits; values go from -10 to 30"),
         ("-" + "1" * 4301, "the number has 4,301 digits; values go from -10 to 30"),
-        ("100", "the number has 3 digits; values go from -10 to 30"),
+        ("1000", "the number has 4 digits; values go from -10 to 30"),
         ("31", "31 is above the maximum 30"),
         ("NaN", "NaN is not a number JSON has; values go from -10 to 30"),
         ("Infinity", "Infinity is not a number JSON has; values go from -10 to 30"),
@@ -317,11 +317,21 @@ def characters(draw: st.DrawFn) -> Character:
         attributes=table(STAT_MIN, STAT_MAX, 5),
         skills=table(SKILL_MIN, SKILL_MAX, 5),
         weapons=tuple(
-            Weapon(n, draw(st.integers(0, BASE_MAX)), draw(names), draw(names))
+            Weapon(
+                n,
+                draw(st.integers(0, BASE_MAX)),
+                draw(names),
+                draw(names),
+                draw(st.sampled_from(["lethal", "non-lethal", "mental"])),
+            )
             for n in weapon_names[:3]
         ),
         shield=draw(st.booleans()),
         notes=draw(notes_text),
+        armour=draw(st.integers(0, 50)),
+        wp_max=draw(st.integers(0, 999)),
+        hp_max=draw(st.none() | st.integers(0, 999)),
+        thp_max=draw(st.none() | st.integers(0, 999)),
     )
 
 
@@ -472,3 +482,30 @@ def test_a_lone_surrogate_escape_is_a_named_problem_not_a_crash() -> None:
     ]
     fine = raw.replace("\\ud800", "").replace("\\udfff", "").replace(', "sk": 1', "")
     assert parse_import(fine).characters[0].skills == {"Grin 😀": 1}
+
+
+async def test_fight_fields_travel_through_export_and_import(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    """Armour, willpower, health overrides and a weapon's damage kind survive the trip; a plain
+    sheet's export has none of those keys (files from before them read the same)."""
+    source = await make_campaign("Source")
+    ash = await make_character(
+        source, "Ash", weapons=[Weapon("Cudgel", 3, "Strength", "Clubs", "non-lethal")]
+    )
+    await store.set_health_values(
+        GUILD, source.id, PLAYER, ash.name, armour=2, wp_max=12, hp_max=30
+    )
+    document = await store.export_character(GUILD, source.id, "Ash")
+    assert document["character"]["armour"] == 2 and "thp_max" not in document["character"]
+    assert document["character"]["weapons"][0]["kind"] == "non-lethal"
+    plain = await make_character(source, "Bo", weapons=[Weapon("Sword", 5, "Strength", "Swords")])
+    assert set(character_data(plain)) == {
+        "name", "is_npc", "attributes", "skills", "weapons", "shield", "notes",
+    }  # fmt: skip
+    target = await make_campaign("Target")
+    [copy] = await store.import_data(GUILD, target.id, PLAYER, document)
+    stored = await store.get_character(GUILD, target.id, "Ash")
+    assert (stored.armour, stored.wp_max, stored.hp_max, stored.thp_max) == (2, 12, 30, None)
+    assert stored.weapons[0].kind == "non-lethal"
+    assert stored.health().hp_max == 30 and copy.id == stored.id
