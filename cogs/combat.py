@@ -30,6 +30,7 @@ from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, modifiers_field
 from cogs.utils.errors import UserError
 from cogs.utils.options import (
+    ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
     ROLL_DESCRIPTIONS,
     Attr,
@@ -195,9 +196,7 @@ class Combat(commands.Cog):
     @app_commands.guild_only()
     @app_commands.rename(strength="str")
     @app_commands.describe(
-        strength="Your attribute for the weapon (e.g. Strength), as a number",
-        skill="Your weapon skill, as a number (0-10)",
-        base="The weapon's base damage",
+        **ATTACK_DESCRIPTIONS,
         vs="The defender's total",
         weapon="Attack with a weapon from your sheet instead of str, skill and base",
         target="Who you attack: a combatant of this channel's fight or a character; an NPC "

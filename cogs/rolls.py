@@ -15,6 +15,7 @@ from cogs.utils.embeds import check_embed, combat_embed, contest_embed
 from cogs.utils.errors import UserError
 from cogs.utils.options import (
     DEFENCE_CHOICES,
+    DEFENCE_DESCRIPTIONS,
     ROLL_DESCRIPTIONS,
     Attr,
     Base,
@@ -120,9 +121,7 @@ class Rolls(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         vs="The attacker's total",
-        base="The incoming weapon's base damage",
-        strength="Your attribute for the defence (Strength for a parry), as a number",
-        skill="Your defence skill (parry, block or dodge), as a number (0-10)",
+        **DEFENCE_DESCRIPTIONS,
         defence="Defend from your sheet with this defence instead of str and skill",
         **ROLL_DESCRIPTIONS,
     )

@@ -20,7 +20,9 @@ from cogs.utils.embeds import free_roll_embed
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
 from cogs.utils.options import (
+    ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
+    DEFENCE_DESCRIPTIONS,
     ROLL_DESCRIPTIONS,
     Attr,
     Base,
@@ -173,9 +175,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
     @app_commands.guild_only()
     @app_commands.rename(strength="str")
     @app_commands.describe(
-        strength="Your attribute for the weapon (e.g. Strength), as a number",
-        skill="Your weapon skill, as a number (0-10)",
-        base="The weapon's base damage",
+        **ATTACK_DESCRIPTIONS,
         weapon="A weapon from your sheet instead of str, skill and base",
         vs="The defender's total (a defender taking 10 with +3 has 13)",
         opp_bonus=OPP_BONUS.format(who="defender"),
@@ -220,9 +220,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
     @app_commands.guild_only()
     @app_commands.rename(strength="str")
     @app_commands.describe(
-        base="The incoming weapon's base damage",
-        strength="Your attribute for the defence (Strength for a parry), as a number",
-        skill="Your defence skill (parry, block or dodge), as a number (0-10)",
+        **DEFENCE_DESCRIPTIONS,
         defence="Defend from your sheet with this defence instead of str and skill",
         vs="The attacker's total",
         opp_bonus=OPP_BONUS.format(who="attacker"),

@@ -103,3 +103,16 @@ ROLL_DESCRIPTIONS = {
 }
 
 DEFENCE_CHOICES = [app_commands.Choice(name=d.value.capitalize(), value=d.value) for d in Defence]
+
+ATTACK_DESCRIPTIONS = {
+    "strength": "Your attribute for the weapon (e.g. Strength), as a number",
+    "skill": "Your weapon skill, as a number (0-10)",
+    "base": "The weapon's base damage",
+}
+"""The numbers an attack is made of: /attack and /odds attack describe them alike."""
+DEFENCE_DESCRIPTIONS = {
+    "base": "The incoming weapon's base damage",
+    "strength": "Your attribute for the defence (Strength for a parry), as a number",
+    "skill": "Your defence skill (parry, block or dodge), as a number (0-10)",
+}
+"""The numbers a defence is made of: /defend and /odds defend describe them alike."""
