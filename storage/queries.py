@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import aiosqlite
+
 from storage.errors import InvalidValue
 from storage.models import (
     Campaign,
@@ -39,6 +41,11 @@ def json_text(value: Any, what: str) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidValue(f"The {what} cannot be stored: it is not JSON data ({exc}).") from exc
+
+
+async def fetch_rows(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]:
+    """Every row of one statement, as a list (aiosqlite hands back an iterable)."""
+    return list(await db.execute_fetchall(sql, params))
 
 
 # ---- SQL ------------------------------------------------------------------------------------

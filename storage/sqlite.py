@@ -97,6 +97,7 @@ from storage.queries import (
     ROLLER_CONTEXT,
     campaign_from_row,
     character_from_row,
+    fetch_rows,
     json_text,
     pending_from_row,
     project_from_row,
@@ -176,8 +177,7 @@ class _Access(NamedTuple):
             raise PermissionDenied(OWN_ONLY)
 
 
-async def _rows(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]:
-    return list(await db.execute_fetchall(sql, params))
+_rows = fetch_rows
 
 
 class _ImportRows(NamedTuple):

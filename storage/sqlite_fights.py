@@ -27,7 +27,7 @@ from storage.models import (
     NewCombatant,
     TurnChange,
 )
-from storage.queries import CHARACTER_SELECT, NOW_SQL, character_from_row
+from storage.queries import CHARACTER_SELECT, NOW_SQL, character_from_row, fetch_rows
 from storage.validation import clean_name
 from wire import limits
 from wire.dice import Die, DieSource
@@ -59,8 +59,7 @@ _COMBATANT_COLUMNS = (
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 
 
-async def _rows(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]:
-    return list(await db.execute_fetchall(sql, params))
+_rows = fetch_rows
 
 
 def _combatant(
@@ -599,8 +598,7 @@ def _health_entry(row: Sequence[Any], undone: bool | None = None) -> HealthEntry
     )
 
 
-def _time(text: str | None):
-
+def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
