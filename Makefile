@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench messages clean
 
 $(VENV)/.runtime: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ lint: $(VENV)/.dev
 format: $(VENV)/.dev
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+## Extract the message template (wire/locales/wire.pot) and merge it into each catalogue
+## (docs/i18n.md): new messages come in untranslated, changed ones fuzzy.
+messages: $(VENV)/.dev
+	$(PY) -m cogs.utils.catalogue
 
 ## Print the benchmark figures (not part of the tests).
 bench: $(VENV)/.dev

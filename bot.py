@@ -38,10 +38,13 @@ from cogs.utils.config import (
     load_config,
 )
 from cogs.utils.errors import answer_ephemeral
+from cogs.utils.language import speak_for
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
+from cogs.utils.translator import WireTranslator
 from cogs.utils.tree import WireTree, log_interaction
 from storage import Store, open_store
+from wire.i18n import N_, tr
 
 log = logging.getLogger("wire")
 
@@ -61,7 +64,9 @@ EXTENSIONS = (
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
 # Slash command answers need no channel permission at all.
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
-STALE_BUTTON = "This button no longer works (it expired, or the bot restarted). Nothing was done."
+STALE_BUTTON = N_(
+    "This button no longer works (it expired, or the bot restarted). Nothing was done."
+)
 SHARDING_REQUIRED = 4011
 """Discord's gateway close code when a shard would carry too many servers."""
 SHUTDOWN_GRACE = 10.0
@@ -130,6 +135,7 @@ class WireBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self._store is None:
             self._store = await open_store(self.config.database)
+        await self.tree.set_translator(WireTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if not self.sync_commands:
@@ -142,9 +148,14 @@ class WireBot(commands.Bot):
                 format_shard_ids(self.config.shard_ids or ()),
             )
 
-    def command_payload(self, guild: discord.abc.Snowflake | None = None) -> list[dict]:
-        """The JSON Discord gets on a sync, for hashing and for the registration-rules test."""
-        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+    async def command_payload(self, guild: discord.abc.Snowflake | None = None) -> list[dict]:
+        """The JSON Discord gets on a sync, localisations included (built, as `tree.sync` builds
+        it, through the translator), for hashing and for the registration-rules test."""
+        translator = self.tree.translator or WireTranslator()
+        return [
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree.get_commands(guild=guild)
+        ]
 
     async def sync_if_changed(self) -> None:
         """Sync only when the payload differs from the last synced one (its hash is stored).
@@ -154,7 +165,7 @@ class WireBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = self.command_payload(guild)
+        payload = await self.command_payload(guild)
         digest = hashlib.sha256(
             json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
         ).hexdigest()
@@ -205,7 +216,8 @@ class WireBot(commands.Bot):
         ):
             return  # a DynamicItem answers it (discord.py drops it if the message lacks it)
         if not interaction.response.is_done():
-            await answer_ephemeral(interaction, STALE_BUTTON)
+            speak_for(interaction)
+            await answer_ephemeral(interaction, tr(STALE_BUTTON))
             log_interaction(interaction, "refused: stale button")
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:

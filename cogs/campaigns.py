@@ -28,6 +28,7 @@ from cogs.utils.rolling import actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models import WIRE_ATTRIBUTES, Campaign
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -73,7 +74,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def create(self, interaction: discord.Interaction, name: Name) -> None:
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
-            raise UserError("Campaigns live in a server.")
+            raise UserError(tr("Campaigns live in a server."))
         store = self.bot.store
         actor = actor_of(interaction)
         playing = await store.campaign_for_channel(guild_id, channel_id, actor)
@@ -99,7 +100,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def use(self, interaction: discord.Interaction, name: Name) -> None:
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
-            raise UserError("Campaigns live in a server.")
+            raise UserError(tr("Campaigns live in a server."))
         store = self.bot.store
         campaign = await store.get_campaign(guild_id, name)
         campaign = await store.bind_channel(
@@ -134,19 +135,21 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         if campaign.is_default:
             embed.description = "This server's default campaign."
         embed.add_field(
-            name="GMs",
+            name=tr("GMs"),
             value=clip(gm_field(campaign), EMBED_FIELD_VALUE_MAX),
         )
-        embed.add_field(name="NPC defences", value="take 10" if campaign.npc_take10 else "rolled")
         embed.add_field(
-            name="NPC rolls show",
+            name=tr("NPC defences"), value="take 10" if campaign.npc_take10 else "rolled"
+        )
+        embed.add_field(
+            name=tr("NPC rolls show"),
             value="dice and modifiers" if campaign.show_npc_modifiers else "totals only",
         )
         embed.add_field(
-            name="Hidden rolls go to",
+            name=tr("Hidden rolls go to"),
             value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs",
         )
-        embed.add_field(name="Attributes", value=attributes_line(campaign), inline=False)
+        embed.add_field(name=tr("Attributes"), value=attributes_line(campaign), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
@@ -161,7 +164,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         self, interaction: discord.Interaction, names: NameList | None = None, reset: bool = False
     ) -> None:
         if names and reset:
-            raise UserError("Give names or reset, not both.")
+            raise UserError(tr("Give names or reset, not both."))
         roller = await load_roller(self.bot, interaction)
         campaign = roller.campaign
         if names or reset:
@@ -197,11 +200,13 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         given = (npc_take10, gm_channel, npc_modifiers, npc_health)
         if all(value is None for value in given) and not clear_gm_channel:
             raise UserError(
-                "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
-                "npc_modifiers or npc_health."
+                tr(
+                    "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
+                    "npc_modifiers or npc_health."
+                )
             )
         if gm_channel is not None and clear_gm_channel:
-            raise UserError("Give gm_channel or clear_gm_channel, not both.")
+            raise UserError(tr("Give gm_channel or clear_gm_channel, not both."))
         roller = await load_roller(self.bot, interaction)
         campaign = await self.bot.store.update_campaign(
             roller.guild_id,

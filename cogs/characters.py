@@ -65,6 +65,7 @@ from storage.models import (
 from storage.transfer import MAX_IMPORT_BYTES, read_import
 from wire import limits
 from wire.health import DamageKind, Pool
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -104,14 +105,16 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
         description=kind,
         colour=NEUTRAL,
     )
-    embed.add_field(name="Attributes", value=_table(character.attributes), inline=False)
-    embed.add_field(name="Skills", value=_table(character.skills), inline=False)
-    embed.add_field(name="Weapons", value=_weapons(character.weapons), inline=False)
-    embed.add_field(name="Shield", value="yes (can block)" if character.shield else "no")
-    embed.add_field(name="Health", value=sheet_health(character))
+    embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
+    embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
+    embed.add_field(name=tr("Weapons"), value=_weapons(character.weapons), inline=False)
+    embed.add_field(name=tr("Shield"), value="yes (can block)" if character.shield else "no")
+    embed.add_field(name=tr("Health"), value=sheet_health(character))
     if character.notes:
         embed.add_field(
-            name="Notes", value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX), inline=False
+            name=tr("Notes"),
+            value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX),
+            inline=False,
         )
     return embed
 
@@ -194,7 +197,7 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
     if campaign.is_gm(actor):
         return
     if character.is_npc:
-        raise UserError("Only a GM can edit an NPC's sheet.")
+        raise UserError(tr("Only a GM can edit an NPC's sheet."))
     if character.owner_id != actor:
         raise UserError(f"Only {inert(character.name)}'s player or a GM can edit this sheet.")
 
@@ -299,7 +302,7 @@ class Characters(commands.GroupCog, group_name="character"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         if npcs and not roller.campaign.is_gm(roller.user_id):
-            raise UserError("Only the GMs list NPCs.")
+            raise UserError(tr("Only the GMs list NPCs."))
         found = await self.bot.store.find_characters(
             roller.guild_id,
             roller.campaign.id,
@@ -356,15 +359,15 @@ class Characters(commands.GroupCog, group_name="character"):
         character = await self._target(roller, name)
         store, gid, cid, uid = self.bot.store, roller.guild_id, roller.campaign.id, roller.user_id
         if attribute and skill:
-            raise UserError("Set one stat at a time: attribute or skill.")
+            raise UserError(tr("Set one stat at a time: attribute or skill."))
         stat = attribute or skill
         if stat and value is None:
             raise UserError(f"Give the value for {inert(stat)}.")
         if value is not None and not stat:
-            raise UserError("Name the attribute or skill that value is for.")
+            raise UserError(tr("Name the attribute or skill that value is for."))
         if not stat and shield is None and notes is None and not rename:
             raise UserError(
-                "Nothing to set: give attribute or skill with value, shield, notes or rename."
+                tr("Nothing to set: give attribute or skill with value, shield, notes or rename.")
             )
         changed: list[str] = []
         if stat:
@@ -470,7 +473,7 @@ class Characters(commands.GroupCog, group_name="character"):
         thp: app_commands.Range[int, limits.HEALTH.low, limits.HEALTH.high] | None = None,
     ) -> None:
         if armour is None and willpower is None and hp is None and thp is None:
-            raise UserError("Nothing to set: give armour, willpower, hp or thp.")
+            raise UserError(tr("Nothing to set: give armour, willpower, hp or thp."))
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
         character = await self.bot.store.set_health_values(
@@ -513,7 +516,7 @@ class Characters(commands.GroupCog, group_name="character"):
             (k, v) for k, v in (("attribute", attribute), ("skill", skill), ("weapon", weapon)) if v
         ]
         if len(given) != 1:
-            raise UserError("Remove one thing at a time: an attribute, a skill or a weapon.")
+            raise UserError(tr("Remove one thing at a time: an attribute, a skill or a weapon."))
         ((kind, stat),) = given
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
@@ -532,7 +535,7 @@ class Characters(commands.GroupCog, group_name="character"):
         roller = await load_roller(self.bot, interaction)
         character = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, name)
         if character.owner_id != roller.user_id and not roller.campaign.is_gm(roller.user_id):
-            raise UserError("You can only delete your own characters.")
+            raise UserError(tr("You can only delete your own characters."))
 
         async def delete() -> str:
             try:
@@ -572,7 +575,7 @@ class Characters(commands.GroupCog, group_name="character"):
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
         if character.is_npc and not roller.campaign.is_gm(roller.user_id):
-            raise UserError("Only the GMs export NPCs.")
+            raise UserError(tr("Only the GMs export NPCs."))
         data = await self.bot.store.export_character(
             roller.guild_id, roller.campaign.id, character.name
         )
@@ -607,7 +610,9 @@ class Characters(commands.GroupCog, group_name="character"):
             try:
                 raw = await file.read()
             except discord.HTTPException as error:
-                raise UserError("Could not download the file from Discord; try again.") from error
+                raise UserError(
+                    tr("Could not download the file from Discord; try again.")
+                ) from error
             # Read in a worker process before queueing for the store: on the event loop (or a
             # thread holding the GIL) a big file would hold up every other guild's rolls.
             plan = await read_import(raw)
@@ -736,7 +741,7 @@ class Characters(commands.GroupCog, group_name="character"):
 
 def guild_of(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise UserError("Sheets live in a server: use the button there.")
+        raise UserError(tr("Sheets live in a server: use the button there."))
     return interaction.guild_id
 
 

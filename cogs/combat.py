@@ -27,8 +27,9 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
-from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, modifiers_field
+from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
@@ -67,12 +68,13 @@ from storage.models import (
     RollState,
     StoredRoll,
 )
-from wire import text
+from wire import i18n, text
 from wire.check import Modifier, Roll
 from wire.combat import CombatResult, Defence, resolve_attack
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
+from wire.i18n import N_, tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -84,9 +86,9 @@ DEFENCE_WINDOW = timedelta(minutes=15)
 SQLITE_MAX_INTEGER = 2**63 - 1
 UNRESOLVED = Degrees(success=True, raw=0, capped=0)
 """Degrees logged with an attack in the waiting state; its defence roll has the real ones."""
-ALREADY_SETTLED = "This attack was already resolved or has expired."
-ALREADY_RESOLVED = "This attack was already resolved."
-NOT_THIS_ATTACK = "This button does not belong to this attack."
+ALREADY_SETTLED = N_("This attack was already resolved or has expired.")
+ALREADY_RESOLVED = N_("This attack was already resolved.")
+NOT_THIS_ATTACK = N_("This button does not belong to this attack.")
 SWEEP_BATCH = 50
 """Expired attacks read at a time; each is then settled in a transaction of its own, so rolls
 get the store between two of them."""
@@ -115,20 +117,28 @@ def waiting_embed(payload: PendingAttack, expires: int) -> discord.Embed:
     attacker, target = inert(payload.attacker), inert(payload.target)
     embed = discord.Embed(
         title=clip(
-            f"{attacker}: Attack with {inert(payload.weapon)} on {target}",
+            tr(
+                "{attacker}: Attack with {weapon} on {target}",
+                attacker=attacker,
+                weapon=inert(tr(payload.weapon)),
+                target=target,
+            ),
             EMBED_TITLE_MAX,
         ),
-        description=(
-            f"**{target}, choose a defence!** Attack total **{attack.total}**, "
-            f"{payload.base} base damage.\nOnly {target}'s player or a GM can "
-            f"choose. Expires <t:{expires}:R>."
+        description=tr(
+            "**{target}, choose a defence!** Attack total **{total}**, {base} base damage.\n"
+            "Only {target}'s player or a GM can choose. Expires <t:{expires}:R>.",
+            target=target,
+            total=attack.total,
+            base=payload.base,
+            expires=expires,
         ),
         colour=NEUTRAL,
     )
     if not payload.attacker_secret:
-        embed.add_field(name="Die", value=text.die_text(attack.die))
-        embed.add_field(name="Modifiers", value=modifiers_field(attack))
-    embed.add_field(name="Total", value=f"**{attack.total}**")
+        embed.add_field(name=tr("Die"), value=text.die_text(attack.die))
+        embed.add_field(name=tr("Modifiers"), value=modifiers_field(attack))
+    embed.add_field(name=tr("Total"), value=f"**{attack.total}**")
     return embed
 
 
@@ -144,7 +154,7 @@ class DefenceButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCE_
     def __init__(self, pending_id: int, defence: Defence) -> None:
         super().__init__(
             discord.ui.Button(
-                label=defence.value.capitalize(),
+                label=defence_name(defence),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"wire:def:{pending_id}:{defence.value}",
             )
@@ -165,7 +175,7 @@ class DefenceButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCE_
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
         cog: Combat | None = bot.get_cog("Combat")  # type: ignore[assignment]
         if cog is None:
-            raise UserError("The bot is restarting. Press the button again in a minute.")
+            raise UserError(tr("The bot is restarting. Press the button again in a minute."))
         await cog.resolve_defence(interaction, self.pending_id, self.defence)
 
 
@@ -226,7 +236,7 @@ class Combat(commands.Cog):
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
         if (vs is None) == (target is None):
-            raise UserError("Give the defender's total with vs, or a character with target.")
+            raise UserError(tr("Give the defender's total with vs, or a character with target."))
         line = attack_line(roller, strength, skill, base, weapon, mod)
         mods, base_damage, kind = line.mods, line.base, line.kind
         weapon_name = line.weapon.name if line.weapon else None
@@ -234,7 +244,7 @@ class Combat(commands.Cog):
         chosen = Defence(defence.value) if defence else None
         if target is None:
             if chosen is not None:
-                raise UserError("A defence goes with a target character, not with vs.")
+                raise UserError(tr("A defence goes with a target character, not with vs."))
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
@@ -255,12 +265,17 @@ class Combat(commands.Cog):
         else:
             if chosen is not None:
                 raise UserError(
-                    f"{inert(defender.name)}'s player chooses the defence with the buttons."
+                    tr(
+                        "{name}'s player chooses the defence with the buttons.",
+                        name=inert(defender.name),
+                    )
                 )
             if private:
                 raise UserError(
-                    "An attack on a player character is public, so its player can defend. "
-                    "Leave private off."
+                    tr(
+                        "An attack on a player character is public, so its player can defend. "
+                        "Leave private off."
+                    )
                 )
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
@@ -280,8 +295,11 @@ class Combat(commands.Cog):
             return await store.get_character(roller.guild_id, roller.campaign.id, target), None
         if member.character_id is None:
             raise UserError(
-                f"{inert(member.name)}'s sheet was deleted, so nothing can defend for it. "
-                "Apply damage by hand with /health damage."
+                tr(
+                    "{name}'s sheet was deleted, so nothing can defend for it. "
+                    "Apply damage by hand with /health damage.",
+                    name=inert(member.name),
+                )
             )
         sheet = await store.get_character_by_id(
             roller.guild_id, roller.campaign.id, member.character_id
@@ -334,7 +352,7 @@ class Combat(commands.Cog):
         blow: Blow | None = None,
     ) -> None:
         if chosen is not None and not roller.campaign.is_gm(roller.user_id):
-            raise UserError("Only a GM chooses an NPC's defence; leave defence empty.")
+            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
         used = chosen or best_defence(defender)
         defence_mods = defence_modifiers(defender, used)
         take10 = roller.campaign.npc_take10
@@ -370,7 +388,9 @@ class Combat(commands.Cog):
         if health is not None:
             gm_eyes = private and roller.campaign.is_gm(roller.user_id)
             numbers = roller.campaign.show_npc_health or gm_eyes
-            embed.add_field(name="Health", value=health_line(health, numbers=numbers), inline=False)
+            embed.add_field(
+                name=tr("Health"), value=health_line(health, numbers=numbers), inline=False
+            )
         inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
         if weapon:
             inputs["weapon"] = weapon
@@ -390,7 +410,7 @@ class Combat(commands.Cog):
             damage=result.damage.amount,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what="attack")
+        await deliver(self.bot, interaction, roller, embed, record, what=N_("attack"))
 
     async def _post_waiting(
         self,
@@ -408,7 +428,7 @@ class Combat(commands.Cog):
             attacker_user=roller.user_id,
             attacker_character=roller.character.id if roller.character else None,
             attacker_secret=npc_secret(roller.campaign, roller.character),
-            weapon=weapon or "a weapon",
+            weapon=weapon or N_("a weapon"),
             base=base,
             attack=stored_roll(attack),
             target=defender.name,
@@ -416,6 +436,7 @@ class Combat(commands.Cog):
             target_owner=defender.owner_id,
             channel_id=roller.channel_id,
             blow=blow,
+            language=i18n.language(),
         )
         pending = await self.bot.store.create_pending(
             roller.guild_id,
@@ -443,7 +464,7 @@ class Combat(commands.Cog):
             roller,
             embed,
             record,
-            what="attack",
+            what=N_("attack"),
             view=defence_view(pending.id, defender),
             ping=defender.owner_id,
         )
@@ -462,7 +483,7 @@ class Combat(commands.Cog):
         store = self.bot.store
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise UserError("This button works in a server channel.")
+            raise UserError(tr("This button works in a server channel."))
         pending = None
         if pending_id <= SQLITE_MAX_INTEGER:
             pending = await store.get_pending(guild_id, pending_id)
@@ -470,21 +491,31 @@ class Combat(commands.Cog):
             await self._refuse_stale(interaction, pending_id, ALREADY_SETTLED)
             return
         if not _shows(interaction.message, pending):
-            raise UserError(NOT_THIS_ATTACK)  # and the message pressed is left as it is
+            raise UserError(tr(NOT_THIS_ATTACK))  # and the message pressed is left as it is
         payload = PendingAttack.from_payload(pending.payload)
         campaign = await store.get_campaign_by_id(guild_id, pending.campaign_id)
+        adopt(campaign)
         presser = actor_of(interaction)
         if presser != payload.target_owner and not campaign.is_gm(presser):
             raise UserError(
-                f"Only {inert(payload.target)}'s player or a GM can choose this defence."
+                tr(
+                    "Only {name}'s player or a GM can choose this defence.",
+                    name=inert(payload.target),
+                )
             )
+        if not campaign.language:  # the table sees the attack in its attacker's language
+            i18n.use(payload.language)
+
         if self.bot.now() >= pending.expires_at:
             await self._close(interaction, guild_id, pending_id, expired_embed(payload))
             return
         try:
             defender = await store.get_character_by_id(guild_id, campaign.id, payload.target_id)
         except NotFound:
-            gone = f"{payload.target} no longer exists, so nobody can defend against this attack."
+            gone = tr(
+                "{name} no longer exists, so nobody can defend against this attack.",
+                name=payload.target,
+            )
             embed = expired_embed(payload, gone)
             await self._close(interaction, guild_id, pending_id, embed, note=gone)
             return
@@ -527,7 +558,7 @@ class Combat(commands.Cog):
         embed = combat_embed(
             payload.attacker,
             result,
-            weapon=payload.weapon,
+            weapon=tr(payload.weapon),
             # A combatant keeps the name it fights under; a sheet shows its name of now.
             opponent=payload.target if payload.blow else defender.name,
             secret=payload.attacker_secret,
@@ -540,7 +571,7 @@ class Combat(commands.Cog):
             )
             if health is not None:
                 embed.add_field(
-                    name="Health", value=health_line(health, numbers=True), inline=False
+                    name=tr("Health"), value=health_line(health, numbers=True), inline=False
                 )
         await self._show_settled(interaction, embed)
         if payload.blow is not None and health is not None:
@@ -562,7 +593,7 @@ class Combat(commands.Cog):
             return
         await self._show_settled(interaction, embed)
         if note and interaction.response.is_done():
-            await interaction.followup.send(note, ephemeral=True)
+            await interaction.followup.send(tr(note), ephemeral=True)
 
     async def _show_settled(self, interaction: discord.Interaction, embed: discord.Embed) -> None:
         """Replace the buttons with the outcome; the attack is settled already, so a failed
@@ -596,9 +627,9 @@ class Combat(commands.Cog):
         message could not have sent, and is refused without touching it.
         """
         if _defence_ids(interaction.message) != {pending_id}:
-            raise UserError(NOT_THIS_ATTACK if interaction.message is not None else note)
+            raise UserError(tr(NOT_THIS_ATTACK) if interaction.message is not None else tr(note))
         await interaction.response.edit_message(view=None)
-        await interaction.followup.send(note, ephemeral=True)
+        await interaction.followup.send(tr(note), ephemeral=True)
 
     # ---- expiry ------------------------------------------------------------------------------
     @tasks.loop(minutes=1)
@@ -712,21 +743,27 @@ def _defence_ids(message: discord.Message | None) -> set[int]:
     return found
 
 
-def expired_embed(
-    payload: PendingAttack, reason: str = "No defence was chosen in time."
-) -> discord.Embed:
+def expired_embed(payload: PendingAttack, reason: str | None = None) -> discord.Embed:
     attack = roll_of(payload.attack)
     embed = discord.Embed(
         title=clip(
-            f"{inert(payload.attacker)}: Attack on {inert(payload.target)} (expired)",
+            tr(
+                "{attacker}: Attack on {target} (expired)",
+                attacker=inert(payload.attacker),
+                target=inert(payload.target),
+            ),
             EMBED_TITLE_MAX,
         ),
-        description=(
-            f"{reason} To settle it by hand: `/defend vs:{attack.total} base:{payload.base}`"
+        description=(reason or tr("No defence was chosen in time."))
+        + " "
+        + tr(
+            "To settle it by hand: `/defend vs:{total} base:{base}`",
+            total=attack.total,
+            base=payload.base,
         ),
         colour=FAILURE,
     )
-    embed.add_field(name="Attack total", value=str(attack.total))
+    embed.add_field(name=tr("Attack total"), value=str(attack.total))
     return embed
 
 

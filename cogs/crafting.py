@@ -21,6 +21,7 @@ from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_m
 from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -198,7 +199,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
                 roller.guild_id, roller.campaign.id, roller.user_id
             )
         if not projects:
-            raise UserError("You have no crafting projects here. Start one with /craft start.")
+            raise UserError(tr("You have no crafting projects here. Start one with /craft start."))
         embed = discord.Embed(
             title=clip(f"{inert(roller.name)}: crafting", EMBED_TITLE_MAX), colour=NEUTRAL
         )

@@ -35,6 +35,7 @@ from cogs.utils.tracker import (
 from storage.models import Campaign, Combatant, Fight, HealthTarget, NewCombatant, TurnChange
 from wire import limits
 from wire.health import Pool
+from wire.i18n import tr
 from wire.initiative import roll_initiative
 
 if TYPE_CHECKING:
@@ -98,7 +99,9 @@ def summary_embed(fight: Fight) -> discord.Embed:
     embed.description = clip("\n".join(lines) or "Nobody fought.", 4096)
     down = [inert(c.name) for c in fight.combatants if c.health.down]
     embed.add_field(
-        name="Down", value=clip(", ".join(down) or "nobody", EMBED_FIELD_VALUE_MAX), inline=False
+        name=tr("Down"),
+        value=clip(", ".join(down) or "nobody", EMBED_FIELD_VALUE_MAX),
+        inline=False,
     )
     return embed
 
@@ -178,7 +181,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         roller = await load_roller(self.bot, interaction)
         sheet = roller.sheet()
         if surprised and not roller.campaign.is_gm(roller.user_id):
-            raise UserError("Only a GM gives a surprise penalty.")
+            raise UserError(tr("Only a GM gives a surprise penalty."))
         fight = await self._fight(roller)
         reaction = sheet.attribute("Reaction") or 0
         rolled = roll_initiative(die_for(self.bot, initiative, False), reaction, surprised)
@@ -266,7 +269,7 @@ class Fights(commands.GroupCog, group_name="fight"):
     async def press_next(self, interaction: discord.Interaction, button: NextButton) -> None:
         """The tracker's Next turn button: advances only from the turn it was made for."""
         if interaction.guild_id is None:
-            raise UserError("This button works in a server channel.")
+            raise UserError(tr("This button works in a server channel."))
         fight = await self.bot.store.get_fight(interaction.guild_id, button.fight_id)
         if fight is None or fight.ended:
             await interaction.response.edit_message(view=None)

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils.embeds import NEUTRAL
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -94,7 +95,7 @@ def help_embed() -> discord.Embed:
     )
     for name, value in COMMANDS.items():
         embed.add_field(name=name, value=value, inline=False)
-    embed.add_field(name="The rules in brief", value=RULES, inline=False)
+    embed.add_field(name=tr("The rules in brief"), value=RULES, inline=False)
     return embed
 
 

@@ -40,6 +40,7 @@ from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import Defence, resolve_defence
 from wire.contest import resolve_contest
+from wire.i18n import N_, tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -91,7 +92,7 @@ class Rolls(commands.Cog):
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_check(mods, vs, die)
-        title = label or (skill_name and roller.skill(skill_name).label) or "Check"
+        title = label or (skill_name and roller.skill(skill_name).label) or tr("Check")
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
         embed = check_embed(roller.name, result, label=title, secret=secret)
         record = record_for(
@@ -113,7 +114,7 @@ class Rolls(commands.Cog):
             degrees=result.degrees,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what="check")
+        await deliver(self.bot, interaction, roller, embed, record, what=N_("check"))
 
     @app_commands.command(
         name="defend", description="Defend against an attack: how much of its damage gets through"
@@ -146,15 +147,17 @@ class Rolls(commands.Cog):
         chosen = Defence(defence.value) if defence else None
         if chosen is not None:
             if strength is not None or skill is not None:
-                raise UserError("Give defence (from your sheet) or str and skill, not both.")
+                raise UserError(tr("Give defence (from your sheet) or str and skill, not both."))
             mods = defence_modifiers(roller.sheet(), chosen)
             if mod:
-                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+                mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
         else:
             if strength is None or skill is None:
-                raise UserError("Give str and skill as numbers, or pick a defence from your sheet.")
+                raise UserError(
+                    tr("Give str and skill as numbers, or pick a defence from your sheet.")
+                )
             mods = stat_line(
-                strength, skill, mod, attribute_label="Strength", skill_label="Defence"
+                strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
         die = die_for(self.bot, roll, take10)
         result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
@@ -182,7 +185,7 @@ class Rolls(commands.Cog):
             damage=result.damage.amount,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what="defence")
+        await deliver(self.bot, interaction, roller, embed, record, what=N_("defence"))
 
     @app_commands.command(
         name="contest",
@@ -252,11 +255,11 @@ class Rolls(commands.Cog):
                 opp_skill_name = skill_name
         else:
             if opp_attr_name or opp_skill_name:
-                raise UserError("Name the opponent to use names from their sheet.")
+                raise UserError(tr("Name the opponent to use names from their sheet."))
             opposing = Roller(
                 roller.campaign,
                 None,
-                "Opponent",
+                tr("Opponent"),
                 roller.user_id,
                 roller.guild_id,
                 roller.channel_id,
@@ -283,7 +286,13 @@ class Rolls(commands.Cog):
         )
         if label:
             embed.title = clip(
-                f"{inert(label)}: {inert(roller.name)} vs {inert(opposing.name)}", EMBED_TITLE_MAX
+                tr(
+                    "{label}: {active} vs {passive}",
+                    label=inert(label),
+                    active=inert(roller.name),
+                    passive=inert(opposing.name),
+                ),
+                EMBED_TITLE_MAX,
             )
         record = record_for(
             interaction,
@@ -311,7 +320,7 @@ class Rolls(commands.Cog):
             degrees=result.degrees,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what="contest")
+        await deliver(self.bot, interaction, roller, embed, record, what=N_("contest"))
 
 
 async def setup(bot: WireBot) -> None:

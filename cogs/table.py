@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils import dice_expression
-from cogs.utils.embeds import free_roll_embed
+from cogs.utils.embeds import defence_name, free_roll_embed
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
 from cogs.utils.options import (
@@ -47,6 +47,7 @@ from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
 from wire.contest import contest_odds
+from wire.i18n import N_, tr
 from wire.odds import DamageRole, Odds
 
 if TYPE_CHECKING:
@@ -61,15 +62,31 @@ def total(mods: tuple[Modifier, ...]) -> int:
 
 
 def opposition(vs: int | None, opp_bonus: int | None, who: str) -> str:
-    """The other side of an exchange, as the odds see it: a known total, or a roll."""
+    """The other side of an exchange, as the odds see it: a known total, or a roll.
+
+    `who` is "defender" or "attacker"; each has its own sentences, as languages inflect them.
+    """
+    defender = who == "defender"
     if (vs is None) == (opp_bonus is None):
         raise UserError(
-            f"Give the {who}'s total with vs, or their bonus with opp_bonus if they roll too."
+            tr("Give the defender's total with vs, or their bonus with opp_bonus if they roll too.")
+            if defender
+            else tr(
+                "Give the attacker's total with vs, or their bonus with opp_bonus if they roll too."
+            )
         )
     if opp_bonus is not None:
         limits.BONUS.check(opp_bonus, "opp_bonus")
-        return f"the {who}'s d20 {'+' if opp_bonus >= 0 else '-'} {abs(opp_bonus)} (both roll)"
-    return f"the {who}'s {limits.TARGET.check(vs, 'vs')}"
+        params = {"sign": "+" if opp_bonus >= 0 else "-", "bonus": abs(opp_bonus)}
+        if defender:
+            return tr("the defender's d20 {sign} {bonus} (both roll)", **params)
+        return tr("the attacker's d20 {sign} {bonus} (both roll)", **params)
+    total = limits.TARGET.check(vs, "vs")
+    return (
+        tr("the defender's {total}", total=total)
+        if defender
+        else tr("the attacker's {total}", total=total)
+    )
 
 
 class Table(commands.Cog):
@@ -102,7 +119,7 @@ class Table(commands.Cog):
             total=rolled.total,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what="roll")
+        await deliver(self.bot, interaction, roller, embed, record, what=N_("roll"))
 
 
 class OddsTable(commands.GroupCog, group_name="odds"):
@@ -125,7 +142,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         public: bool,
     ) -> None:
         embed = odds_embed(
-            f"Odds for {inert(roller.name)}: {action}",
+            tr("Odds for {who}: {action}", who=inert(roller.name), action=action),
             odds,
             goal=goal,
             matchup=matchup,
@@ -162,10 +179,10 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         await self._answer(
             interaction,
             roller,
-            "Check",
+            tr("Check"),
             odds,
-            goal="to succeed",
-            matchup=f"{side_text(mods)} against TN {vs}",
+            goal=tr("to succeed"),
+            matchup=tr("{side} against TN {vs}", side=side_text(mods), vs=vs),
             public=public,
         )
 
@@ -199,7 +216,11 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         against = opposition(vs, opp_bonus, "defender")
         line = attack_line(roller, strength, skill, base, weapon, mod)
         mods, damage = line.mods, line.base
-        action = f"Attack with {inert(line.weapon.name)}" if line.weapon else "Attack"
+        action = (
+            tr("Attack with {weapon}", weapon=inert(line.weapon.name))
+            if line.weapon
+            else tr("Attack")
+        )
         odds = exchange_odds(
             DamageRole.ATTACKER, total(mods), damage, vs=vs, opponent_bonus=opp_bonus
         )
@@ -208,8 +229,8 @@ class OddsTable(commands.GroupCog, group_name="odds"):
             roller,
             action,
             odds,
-            goal="to hit",
-            matchup=f"{side_text(mods)} against {against}",
+            goal=tr("to hit"),
+            matchup=tr("{side} against {against}", side=side_text(mods), against=against),
             base=damage,
             public=public,
         )
@@ -242,20 +263,22 @@ class OddsTable(commands.GroupCog, group_name="odds"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         against = opposition(vs, opp_bonus, "attacker")
-        action = "Defence"
+        action = tr("Defence")
         if defence is not None:
             if strength is not None or skill is not None:
-                raise UserError("Give defence (from your sheet) or str and skill, not both.")
+                raise UserError(tr("Give defence (from your sheet) or str and skill, not both."))
             chosen = Defence(defence.value)
             mods = defence_modifiers(roller.sheet(), chosen)
             if mod:
-                mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
-            action = chosen.value.capitalize()
+                mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
+            action = defence_name(chosen)
         else:
             if strength is None or skill is None:
-                raise UserError("Give str and skill as numbers, or pick a defence from your sheet.")
+                raise UserError(
+                    tr("Give str and skill as numbers, or pick a defence from your sheet.")
+                )
             mods = stat_line(
-                strength, skill, mod, attribute_label="Strength", skill_label="Defence"
+                strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
         odds = exchange_odds(
             DamageRole.DEFENDER,
@@ -269,8 +292,12 @@ class OddsTable(commands.GroupCog, group_name="odds"):
             roller,
             action,
             odds,
-            goal="to defend",
-            matchup=f"{side_text(mods)} against {against}; the attacker wins ties",
+            goal=tr("to defend"),
+            matchup=tr(
+                "{side} against {against}; the attacker wins ties",
+                side=side_text(mods),
+                against=against,
+            ),
             base=base,
             public=public,
         )
@@ -311,10 +338,14 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         await self._answer(
             interaction,
             roller,
-            "Contest",
+            tr("Contest"),
             odds,
-            goal="to win",
-            matchup=f"{side_text(mine)} against the opponent's {side_text(theirs)}; you win ties",
+            goal=tr("to win"),
+            matchup=tr(
+                "{side} against the opponent's {theirs}; you win ties",
+                side=side_text(mine),
+                theirs=side_text(theirs),
+            ),
             public=public,
         )
 

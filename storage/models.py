@@ -88,6 +88,8 @@ class Campaign:
     """Whether the table sees an NPC's health as numbers (else as a descriptor)."""
     attribute_names: tuple[str, ...] | None = None
     """The campaign's attribute names; None: WIRE's own (WIRE_ATTRIBUTES)."""
+    language: str | None = None
+    """The language every reply in the campaign speaks ("de"); None: each user's own."""
 
     def attributes(self) -> tuple[str, ...]:
         """What autocomplete offers and a new attribute's name is checked against."""
@@ -339,9 +341,13 @@ class PendingAttack:
     """The attacker is an NPC whose die and modifiers the table does not see."""
     blow: Blow | None = None
     """In a running fight: where the damage goes once the defence settles it."""
+    language: str | None = None
+    """The attacker's language: the settled attack is shown in it (unless the campaign fixes
+    one), whoever presses the defence button."""
 
     def to_payload(self) -> dict[str, Any]:
         return {
+            "lang": self.language,
             "v": self.VERSION,
             "attacker": self.attacker,
             "attacker_user": self.attacker_user,
@@ -387,7 +393,9 @@ class PendingAttack:
                 channel_id=_int(data["channel_id"]),
                 attacker_secret=_flag(data.get("attacker_secret", False)),
                 blow=Blow.from_payload(data["blow"]) if data.get("blow") else None,
+                language=_text(data["lang"]) if data.get("lang") else None,
             )
+
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidValue(
                 "This attack's stored data cannot be read (it was written by another version "

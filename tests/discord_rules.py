@@ -181,6 +181,29 @@ def _localization_problems(
     return problems
 
 
+def localized_duplicates(siblings: Iterable[Any], where: str) -> list[str]:
+    """Names that collide in some locale among siblings (commands of one type, the options of
+    one level): a user of that locale sees each sibling's localization, else its default name,
+    and Discord refuses two equal ones ("Application command names must be unique")."""
+    nodes = [n for n in siblings if isinstance(n, Mapping) and isinstance(n.get("name"), str)]
+    locales = {
+        locale
+        for n in nodes
+        if isinstance(n.get("name_localizations"), Mapping)
+        for locale in n["name_localizations"]
+    }
+    problems: list[str] = []
+    for locale in sorted(locales):
+        seen: set[str] = set()
+        for n in nodes:
+            table = n.get("name_localizations")
+            shown = table.get(locale, n["name"]) if isinstance(table, Mapping) else n["name"]
+            if shown in seen:
+                problems.append(f"{where}: duplicate name {shown!r} in locale {locale}")
+            seen.add(shown)
+    return problems
+
+
 # ------------------------------------------------------------------------- size count
 
 
@@ -369,6 +392,7 @@ def _options_problems(options: Any, where: str, level: str) -> list[str]:
         else:
             optional_seen = name if isinstance(name, str) else f"option {index}"
         problems += _value_option_problems(option, at, kind)
+    problems += localized_duplicates(options, where)
     if level == "command" and kinds_here == {"subcommand", "value"}:
         problems.append(
             f"{where}: cannot mix SUB_COMMAND/SUB_COMMAND_GROUP options with other options"
@@ -432,6 +456,11 @@ def command_problems(payload: Iterable[Mapping[str, Any]]) -> list[str]:
                     f"duplicate {COMMAND_TYPE_NAMES.get(kind, kind)} command name {key[1]!r}"
                 )
             seen.add(key)
+    for kind in counts:
+        same_kind = [c for c in payload if isinstance(c, Mapping) and c.get("type", 1) == kind]
+        problems += localized_duplicates(
+            same_kind, f"{COMMAND_TYPE_NAMES.get(kind, kind)} commands"
+        )
     for kind, count in sorted(counts.items()):
         limit = MAX_COMMANDS_PER_TYPE.get(kind)
         if limit is not None and count > limit:

@@ -624,6 +624,23 @@ def test_localizations_follow_the_same_rules():
     one(command_problems([cmd("roll", option)]), "choice 0: name_localizations[de]", "1-100")
 
 
+def test_localized_names_are_unique_among_siblings():
+    clash = cmd(
+        "roll",
+        opt("skill", name_localizations={"de": "wert"}),
+        opt("value", name_localizations={"de": "wert"}),
+    )
+    one(command_problems([clash]), "/roll: duplicate name 'wert' in locale de")
+    # a localization equal to a sibling's default name collides for that locale too
+    shadow = cmd("roll", opt("skill", name_localizations={"de": "value"}), opt("value"))
+    one(command_problems([shadow]), "duplicate name 'value' in locale de")
+    commands = [cmd("roll", name_localizations={"de": "wurf"}), cmd("throw")]
+    commands[1]["name_localizations"] = {"de": "wurf"}
+    one(command_problems(commands), "CHAT_INPUT commands: duplicate name 'wurf' in locale de")
+    fine = cmd("roll", opt("skill", name_localizations={"de": "wert"}), opt("value"))
+    assert command_problems([fine]) == []
+
+
 def test_context_menu_localizations_may_be_mixed_case():
     menu = {"name": "Inspect", "type": rules.USER, "name_localizations": {"de": "Prüfen Sie"}}
     assert command_problems([menu]) == []

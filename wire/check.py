@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from wire import limits
 from wire.degrees import Degrees, degrees_of
 from wire.dice import Die
+from wire.i18n import tr
 from wire.odds import Odds, compute_odds
 
 
@@ -40,16 +41,19 @@ def stat_line(
     skill: int,
     modifier: int = 0,
     *,
-    attribute_label: str = "Attribute",
-    skill_label: str = "Skill",
+    attribute_label: str | None = None,
+    skill_label: str | None = None,
 ) -> tuple[Modifier, ...]:
-    """The usual modifiers, attribute + skill (+ a situational modifier), range-checked."""
+    """The usual modifiers, attribute + skill (+ a situational modifier), range-checked; the
+    labels in the language in use unless given."""
+    attribute_label = attribute_label or tr("Attribute")
+    skill_label = skill_label or tr("Skill")
     mods = [
         Modifier(attribute_label, limits.ATTRIBUTE.check(attribute, attribute_label)),
         Modifier(skill_label, limits.SKILL.check(skill, skill_label)),
     ]
     if modifier:
-        mods.append(Modifier("Modifier", limits.MODIFIER.check(modifier)))
+        mods.append(Modifier(tr("Modifier"), limits.MODIFIER.check(modifier)))
     return tuple(mods)
 
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from wire import jsonout, text
+from wire import i18n, jsonout, text
 from wire.check import Roll, resolve_check, stat_line
 from wire.combat import resolve_attack, resolve_defence
 from wire.contest import resolve_contest
@@ -29,6 +29,8 @@ examples:
   python -m wire craft --attr 2 --skill 4 --vs 15 --quality 3
   python -m wire contest --attr 2 --skill 4 --opp-attr 1 --opp-skill 3 --roll 14 --opp-roll 6
       Stealth against Perception, both dice given: 20 against 10, 5 DoS
+  python -m wire --lang de attack --str 3 --skill 5 --base 5 --vs 13 --roll 15
+      the same attack, in German
 """
 
 
@@ -67,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
         "damage, crafting, with the exact odds before the roll.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=i18n.DEFAULT,
+        help="the language of the results and errors (default: en)",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ranges = f"ranges: attribute {ATTRIBUTE.low}..{ATTRIBUTE.high}, skill {SKILL.low}..{SKILL.high}"
@@ -144,8 +152,17 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     return text.craft_lines(result), jsonout.craft_json(result)
 
 
+def _language(argv: Sequence[str] | None) -> str:
+    """--lang, read before the rest: the range checks speak it while parsing."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang", default=i18n.DEFAULT)
+    known, _rest = early.parse_known_args(argv)
+    return known.lang  # a bad one: the full parser says so
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    i18n.use(_language(argv))
     args = parser.parse_args(argv)
     try:
         lines, obj = run(args)

@@ -16,6 +16,7 @@ from wire.check import Modifier, Roll
 from wire.degrees import Degrees, degrees_of
 from wire.dice import Die, DieSource
 from wire.errors import RulesError
+from wire.i18n import tr
 from wire.odds import DamageRole, Odds, Outcome, compute_odds, damage_for
 
 
@@ -29,7 +30,7 @@ class Defence(StrEnum):
 def require_shield(defence: Defence, has_shield: bool) -> None:
     """Block needs a shield (a goblin without one can only parry or dodge)."""
     if defence is Defence.BLOCK and not has_shield:
-        raise RulesError("Block needs a shield: parry or dodge instead.")
+        raise RulesError(tr("Block needs a shield: parry or dodge instead."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ def exchange_odds(
     they roll too. The attacker wins ties, so the defender needs a strictly higher total.
     """
     if (vs is None) == (opponent_bonus is None):
-        raise RulesError("Give the opponent's total or their bonus, exactly one of them.")
+        raise RulesError(tr("Give the opponent's total or their bonus, exactly one of them."))
     limits.BASE.check(base)
     both_roll = opponent_bonus is not None
     offset = bonus - (opponent_bonus if opponent_bonus is not None else vs)
@@ -107,7 +108,7 @@ def _resolve(
 ) -> CombatResult:
     limits.BASE.check(base)
     if (vs is None) == (opponent is None):
-        raise RulesError("Give the opponent's total or their roll, exactly one of them.")
+        raise RulesError(tr("Give the opponent's total or their roll, exactly one of them."))
     roll = Roll(die, tuple(modifiers))
     target = opponent.total if opponent is not None else limits.TARGET.check(vs)
     wins_ties = role is DamageRole.ATTACKER

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from wire import limits
 from wire.errors import RulesError
+from wire.i18n import tr
 
 TAKE10_FACE = 10
 
@@ -43,7 +44,7 @@ def obtain_die(
 ) -> Die:
     """The die for one check: `roll` given at the table, take 10, or a fresh d20 from `rng`."""
     if roll is not None and take10:
-        raise RulesError("Give either a die rolled at the table or take 10, not both.")
+        raise RulesError(tr("Give either a die rolled at the table or take 10, not both."))
     if take10:
         return Die(TAKE10_FACE, DieSource.TAKE10)
     if roll is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from wire.errors import RulesError
+from wire.i18n import tr
 
 BASE_HEALTH = 20
 
@@ -115,9 +116,9 @@ def apply_damage(
 ) -> tuple[Health, HealthChange]:
     """The pool of `kind` less `amount` after armour; damage never goes below 0."""
     if amount < 0:
-        raise RulesError("Damage cannot be negative; heal instead.")
+        raise RulesError(tr("Damage cannot be negative; heal instead."))
     if armour < 0:
-        raise RulesError("Armour cannot be negative.")
+        raise RulesError(tr("Armour cannot be negative."))
     pool = kind.pool
     soaked = min(amount, armour) if kind.armour_applies else 0
     before = health.current(pool)
@@ -128,7 +129,7 @@ def apply_damage(
 def heal(health: Health, amount: int, pool: Pool) -> tuple[Health, HealthChange]:
     """The pool raised by `amount`, never above its maximum."""
     if amount < 0:
-        raise RulesError("Healing cannot be negative; use damage instead.")
+        raise RulesError(tr("Healing cannot be negative; use damage instead."))
     before = health.current(pool)
     after = max(before, min(health.maximum(pool), before + amount))
     return health.with_current(pool, after), HealthChange(pool, before, after, amount)

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from wire import limits
 from wire.dice import Die
+from wire.i18n import tr
 
 K = TypeVar("K", bound=Hashable)
 
@@ -35,7 +36,7 @@ class Initiative:
 
 
 def roll_initiative(die: Die, reaction: int, surprise: int = 0) -> Initiative:
-    limits.ATTRIBUTE.check(reaction, "Reaction")
+    limits.ATTRIBUTE.check(reaction, tr("Reaction"))
     limits.SURPRISE.check(surprise, "The surprise penalty")
     return Initiative(die, reaction, surprise)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wire.errors import RulesError
+from wire.i18n import N_, tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,25 +24,31 @@ class Limit:
         """Return `value` if it is in range, else raise RulesError naming the range."""
         if not self.low <= value <= self.high:
             raise RulesError(
-                f"{label or self.name} must be between {self.low} and {self.high}, not {value}."
+                tr(
+                    "{what} must be between {low} and {high}, not {value}.",
+                    what=tr(label or self.name),
+                    low=self.low,
+                    high=self.high,
+                    value=value,
+                )
             )
         return value
 
 
-DIE = Limit("the die", 1, 20)
-ATTRIBUTE = Limit("an attribute", -10, 30)
-SKILL = Limit("a skill", 0, 10)
-MODIFIER = Limit("the modifier", -50, 50)
-TARGET = Limit("the target number", -60, 150)
+DIE = Limit(N_("the die"), 1, 20)
+ATTRIBUTE = Limit(N_("an attribute"), -10, 30)
+SKILL = Limit(N_("a skill"), 0, 10)
+MODIFIER = Limit(N_("the modifier"), -50, 50)
+TARGET = Limit(N_("the target number"), -60, 150)
 BONUS = Limit(
-    "a bonus",
+    N_("a bonus"),
     ATTRIBUTE.low + SKILL.low + MODIFIER.low,
     ATTRIBUTE.high + SKILL.high + MODIFIER.high,
 )
 """Everything one side adds to its d20: attribute + skill + modifier."""
-BASE = Limit("base damage", 0, 50)
-QUALITY = Limit("quality", -1000, 1000)
-SURPRISE = Limit("the surprise penalty", 0, 20)
-HEALTH = Limit("a health value", 0, 999)
+BASE = Limit(N_("base damage"), 0, 50)
+QUALITY = Limit(N_("quality"), -1000, 1000)
+SURPRISE = Limit(N_("the surprise penalty"), 0, 20)
+HEALTH = Limit(N_("a health value"), 0, 999)
 """A pool's maximum, and any amount of damage or healing given by hand."""
-ARMOUR = Limit("armour", 0, 50)
+ARMOUR = Limit(N_("armour"), 0, 50)

@@ -1,7 +1,8 @@
 """Words for results: the phrases the CLI prints and the bot's embeds reuse.
 
 Kept apart from the rules so one result can be shown as text, as an embed or as JSON; and kept in
-one place so the CLI and Discord say the same thing in the same words.
+one place so the CLI and Discord say the same thing in the same words. Every phrase is in the
+language in use (`wire.i18n`): the CLI's `--lang`, or the interaction's in the bot.
 """
 
 from __future__ import annotations
@@ -14,15 +15,17 @@ from wire.contest import ContestResult
 from wire.crafting import CraftResult
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
+from wire.i18n import percent as _percent
+from wire.i18n import tr
 from wire.odds import DamageRole
 
 
 def die_text(die: Die) -> str:
     """The die as a reply shows it: "15", "15 (rolled at the table)" or "take 10"."""
     if die.source is DieSource.TAKE10:
-        return "take 10"
+        return tr("take 10")
     if die.source is DieSource.TABLE:
-        return f"{die.face} (rolled at the table)"
+        return tr("{face} (rolled at the table)", face=die.face)
     return str(die.face)
 
 
@@ -32,70 +35,85 @@ def signed(value: int) -> str:
 
 def roll_text(roll: Roll) -> str:
     """The die, each modifier by name, the total: "d20 15 + 3 Strength + 5 Skill = 23"."""
-    parts = [f"d20 {roll.die.face}" if roll.die.source is not DieSource.TAKE10 else "take 10"]
+    parts = [f"d20 {roll.die.face}" if roll.die.source is not DieSource.TAKE10 else tr("take 10")]
     parts += [f"{signed(m.value)} {m.label}" for m in roll.modifiers]
     return " ".join(parts) + f" = {roll.total}"
 
 
+def abbreviation(degrees: Degrees) -> str:
+    """DoS or DoF, in the language in use (EG or MG in German)."""
+    return tr("DoS") if degrees.success else tr("DoF")
+
+
 def degrees_text(degrees: Degrees) -> str:
     """Degrees as a reply shows them: "5 DoS", "3 DoF", "5 DoS (capped from 7)"."""
-    text = f"{degrees.capped} {degrees.abbreviation}"
+    text = f"{degrees.capped} {abbreviation(degrees)}"
     if degrees.was_capped:
-        text += f" (capped from {degrees.raw})"
+        text += " " + tr("(capped from {raw})", raw=degrees.raw)
     return text
 
 
 def percent(chance: Fraction) -> str:
-    """A probability as a percentage: whole where exact, else one decimal (half to even).
+    """A probability as a percentage in the language's form ("80%", "80 %"): whole where exact,
+    else one decimal (half to even).
 
     Never a false 0% or 100%: a chance that rounds to either is shown as 0.1% or 99.9%.
     """
-    value = chance * 100
-    if value.denominator == 1:
-        return f"{value.numerator}%"
-    shown = f"{float(value):.1f}"
-    if shown == "0.0":
-        shown = "0.1"
-    elif shown == "100.0":
-        shown = "99.9"
-    return f"{shown}%"
+    return _percent(chance)
 
 
 def damage_text(result: CombatResult) -> str:
     """The damage sum: "5 base + 5 DoS = 10 damage" or "5 base - 3 DoS = 2 damage"."""
     damage = result.damage
     sign = "+" if damage.attacker_won else "-"
-    text = f"{damage.base} base {sign} {damage.degrees} DoS = {damage.amount} damage"
+    text = tr(
+        "{base} base {sign} {degrees} DoS = {amount} damage",
+        base=damage.base,
+        sign=sign,
+        degrees=damage.degrees,
+        amount=damage.amount,
+    )
     if not damage.attacker_won and damage.degrees > damage.base:
-        text += " (never below 0)"
+        text += " " + tr("(never below 0)")
     return text
 
 
 def check_lines(result: CheckResult) -> list[str]:
-    outcome = "Success" if result.success else "Failure"
+    chance = percent(result.odds.chance)
+    degrees = degrees_text(result.degrees)
     return [
-        f"Roll: {roll_text(result.roll)} vs TN {result.target}",
-        f"{outcome}: {degrees_text(result.degrees)}",
-        f"Chance before the roll: {percent(result.odds.chance)} to succeed",
+        tr("Roll: {roll} vs TN {target}", roll=roll_text(result.roll), target=result.target),
+        tr("Success: {degrees}", degrees=degrees)
+        if result.success
+        else tr("Failure: {degrees}", degrees=degrees),
+        tr("Chance before the roll: {chance} to succeed", chance=chance),
     ]
 
 
 def combat_lines(result: CombatResult) -> list[str]:
     attacking = result.role is DamageRole.ATTACKER
-    mine, theirs = ("Attack", "defence") if attacking else ("Defence", "attack")
-    if result.attacker_won:
-        outcome = "Hit" if attacking else "The attack gets through"
-        winner = "attacker"
+    roll, total = roll_text(result.roll), result.opponent_total
+    degrees = degrees_text(_winner_degrees(result))
+    chance = percent(result.odds.chance)
+    if attacking:
+        first = tr("Attack: {roll} vs defence {total}", roll=roll, total=total)
+        last = tr("Chance before the roll: {chance} to hit", chance=chance)
     else:
-        outcome = "Miss" if attacking else "Defended"
-        winner = "defender"
-    goal = "to hit" if attacking else "to defend"
-    return [
-        f"{mine}: {roll_text(result.roll)} vs {theirs} {result.opponent_total}",
-        f"{outcome}: {degrees_text(_winner_degrees(result))} for the {winner}",
-        f"Damage: {damage_text(result)}",
-        f"Chance before the roll: {percent(result.odds.chance)} {goal}",
-    ]
+        first = tr("Defence: {roll} vs attack {total}", roll=roll, total=total)
+        last = tr("Chance before the roll: {chance} to defend", chance=chance)
+    if result.attacker_won:
+        outcome = (
+            tr("Hit: {degrees} for the attacker", degrees=degrees)
+            if attacking
+            else tr("The attack gets through: {degrees} for the attacker", degrees=degrees)
+        )
+    else:
+        outcome = (
+            tr("Miss: {degrees} for the defender", degrees=degrees)
+            if attacking
+            else tr("Defended: {degrees} for the defender", degrees=degrees)
+        )
+    return [first, outcome, tr("Damage: {damage}", damage=damage_text(result)), last]
 
 
 def _winner_degrees(result: CombatResult) -> Degrees:
@@ -105,15 +123,21 @@ def _winner_degrees(result: CombatResult) -> Degrees:
 
 
 def contest_lines(
-    result: ContestResult, active: str = "Active", passive: str = "Passive"
+    result: ContestResult, active: str | None = None, passive: str | None = None
 ) -> list[str]:
+    active = active or tr("Active")
+    passive = passive or tr("Passive")
     winner = active if result.active_won else passive
     winner_degrees = Degrees(True, result.degrees.raw, result.degrees.capped)
     return [
         f"{active}: {roll_text(result.active)}",
         f"{passive}: {roll_text(result.passive)}",
-        f"{winner} wins with {degrees_text(winner_degrees)}",
-        f"Chance before the roll: {percent(result.odds.chance)} for {active}",
+        tr("{winner} wins with {degrees}", winner=winner, degrees=degrees_text(winner_degrees)),
+        tr(
+            "Chance before the roll: {chance} for {side}",
+            chance=percent(result.odds.chance),
+            side=active,
+        ),
     ]
 
 
@@ -121,5 +145,10 @@ def craft_lines(result: CraftResult) -> list[str]:
     check = result.check
     return [
         *check_lines(check),
-        f"Quality: {result.quality_before} {signed(result.change)} = {result.quality_after}",
+        tr(
+            "Quality: {before} {change} = {after}",
+            before=result.quality_before,
+            change=signed(result.change),
+            after=result.quality_after,
+        ),
     ]

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs.utils.errors import UserError
+from wire.i18n import tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -57,7 +58,7 @@ class AgainButton(discord.ui.DynamicItem[discord.ui.Button], template=AGAIN_ID):
     def __init__(self, roll_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Roll again",
+                label=trc("button", "Roll again"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wire:again:{roll_id}",
             )
@@ -83,22 +84,24 @@ def again_view(roll_id: int) -> discord.ui.View:
 
 async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -> None:
     if interaction.guild_id is None:
-        raise UserError("This button works in a server channel.")
+        raise UserError(tr("This button works in a server channel."))
     record = await bot.store.get_roll(interaction.guild_id, roll_id)
     if record is None:
-        raise UserError("That roll is no longer in the log, so it cannot be rolled again.")
+        raise UserError(tr("That roll is no longer in the log, so it cannot be rolled again."))
     if record.user_id != interaction.user.id:
-        raise UserError(f"Only <@{record.user_id}> can roll this again; make your own roll.")
+        raise UserError(
+            tr("Only {user} can roll this again; make your own roll.", user=f"<@{record.user_id}>")
+        )
     saved = record.inputs.get(OPTIONS_KEY)
     command = _command(bot, saved)
     if command is None or not isinstance(saved, dict):
-        raise UserError("This roll cannot be rolled again: make it with its command.")
+        raise UserError(tr("This roll cannot be rolled again: make it with its command."))
     by_name = {p.display_name: p for p in command.parameters}
     kwargs: dict[str, Any] = {}
     for name, value in (saved.get("options") or {}).items():
         param = by_name.get(name)
         if param is None:
-            raise UserError("This roll's command has changed since: make it with the command.")
+            raise UserError(tr("This roll's command has changed since: make it with the command."))
         kwargs[param.name] = (
             app_commands.Choice(name=str(value), value=value) if param.choices else value
         )

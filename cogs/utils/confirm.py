@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.utils.errors import UserError
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -60,7 +61,7 @@ class Confirm(discord.ui.View):
 
     def _require_chooser(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.chooser_id:
-            raise UserError("This is not your choice.")
+            raise UserError(tr("This is not your choice."))
 
     @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:

@@ -25,6 +25,8 @@ from d20 import diceast
 
 from cogs.utils.errors import UserError
 from cogs.utils.text import code, inert
+from wire import i18n
+from wire.i18n import tr
 
 EXPRESSION_MAX = 100
 """Characters in an expression: any real roll is far shorter."""
@@ -179,17 +181,29 @@ def parse(expression: str) -> diceast.Expression:
     """The expression's tree, refused (DiceError) if it is not one or breaks a limit."""
     text = normal(expression)
     if not text:
-        raise DiceError("Give a dice expression.")
+        raise DiceError(tr("Give a dice expression."))
     if len(text) > EXPRESSION_MAX:
         raise DiceError(
-            f"That expression is {len(text)} characters long; the limit is {EXPRESSION_MAX}."
+            tr(
+                "That expression is {length} characters long; the limit is {limit}.",
+                length=len(text),
+                limit=EXPRESSION_MAX,
+            )
         )
     try:
         tree = d20.parse(text)
     except d20.RollSyntaxError as exc:
-        raise DiceError(f"{code(text)} is not a dice expression: {_where(text, exc)}.") from None
+        raise DiceError(
+            tr(
+                "{expression} is not a dice expression: {where}.",
+                expression=code(text),
+                where=_where(text, exc),
+            )
+        ) from None
     except d20.RollError as exc:  # the parser's other refusals
-        raise DiceError(f"{code(text)} is not a dice expression ({exc}).") from None
+        raise DiceError(
+            tr("{expression} is not a dice expression ({why}).", expression=code(text), why=exc)
+        ) from None
     _check_dice(tree)
     return tree
 
@@ -198,9 +212,9 @@ def _where(text: str, error: d20.RollSyntaxError) -> str:
     """Where the grammar stopped, in a player's words rather than the parser's token names."""
     got = str(error.got)
     if getattr(error.got, "type", None) == "$END" or not got:
-        return "it ends too early"
+        return tr("it ends too early")
     column = error.col if isinstance(error.col, int) else 0
-    return f"unexpected {code(got[:20])} at character {column}"
+    return tr("unexpected {got} at character {column}", got=code(got[:20]), column=column)
 
 
 def _check_dice(tree: diceast.Node) -> None:
@@ -211,13 +225,21 @@ def _check_dice(tree: diceast.Node) -> None:
         node = pending.pop()
         if isinstance(node, diceast.Dice):
             if node.size == "%":
-                raise DiceError("`d%` is not supported: roll `d100` for a percentage.")
+                raise DiceError(tr("`d%` is not supported: roll `d100` for a percentage."))
             if not 1 <= node.size <= MAX_SIDES:
-                raise DiceError(f"A die has 1 to {MAX_SIDES} sides, not {node.size}.")
+                raise DiceError(
+                    tr("A die has 1 to {most} sides, not {sides}.", most=MAX_SIDES, sides=node.size)
+                )
             count += node.num
         pending.extend(node.children)
     if count > MAX_DICE:
-        raise DiceError(f"That is {count} dice; at most {MAX_DICE} can be rolled at once.")
+        raise DiceError(
+            tr(
+                "That is {count} dice; at most {most} can be rolled at once.",
+                count=count,
+                most=MAX_DICE,
+            )
+        )
 
 
 def roll(expression: str, rng: random.Random) -> FreeRoll:
@@ -228,13 +250,24 @@ def roll(expression: str, rng: random.Random) -> FreeRoll:
         result = _Roller(context).roll(tree)
         total = result.total
         if abs(total) > MAX_TOTAL:
-            raise DiceError(f"The total is too large to show (more than {MAX_TOTAL:,}).")
+            raise DiceError(
+                tr(
+                    "The total is too large to show (more than {most}).",
+                    most=i18n.number(MAX_TOTAL),
+                )
+            )
         line = _Text().stringify(result.expr)
     except d20.TooManyRolls:
         raise DiceError(
-            f"Rerolls and explosions went past {MAX_DICE} dice: loosen the condition "
-            "(`rr1` rerolls only 1s, `e6` explodes only 6s)."
+            tr(
+                "Rerolls and explosions went past {most} dice: loosen the condition "
+                "(`rr1` rerolls only 1s, `e6` explodes only 6s).",
+                most=MAX_DICE,
+            )
         ) from None
     except d20.RollError as exc:  # dividing by zero, a minimum on a set without dice
-        raise DiceError(f"{code(normal(expression))} cannot be rolled: {exc}") from None
+        raise DiceError(
+            tr("{expression} cannot be rolled: {why}", expression=code(normal(expression)), why=exc)
+        ) from None
+
     return FreeRoll(normal(expression), total, _Text.shown(line), _Text.plain(line), context.rolls)

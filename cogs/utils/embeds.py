@@ -29,6 +29,7 @@ from wire.combat import CombatResult, Defence
 from wire.contest import ContestResult
 from wire.crafting import CraftResult
 from wire.degrees import Degrees
+from wire.i18n import N_, tr
 from wire.odds import DamageRole
 
 SUCCESS = discord.Colour(0x2ECC71)
@@ -42,7 +43,7 @@ def die_field(roll: Roll) -> str:
 
 def modifiers_field(roll: Roll) -> str:
     if not roll.modifiers:
-        return "none"
+        return tr("none")
     return clip(
         ", ".join(f"{inert(m.label)} {m.value:+d}" for m in roll.modifiers), EMBED_FIELD_VALUE_MAX
     )
@@ -65,9 +66,17 @@ def _roll_fields(
     """Die, modifiers and total; an NPC's die and modifiers stay with the GMs (`secret`), since
     together with the total they would give its sheet away."""
     if not secret:
-        embed.add_field(name="Die", value=die_field(roll))
-        embed.add_field(name="Modifiers", value=modifiers_field(roll))
-    embed.add_field(name="Total", value=f"**{roll.total}** vs {target_label} {target}")
+        embed.add_field(name=tr("Die"), value=die_field(roll))
+        embed.add_field(name=tr("Modifiers"), value=modifiers_field(roll))
+    embed.add_field(
+        name=tr("Total"),
+        value=tr(
+            "**{total}** vs {target_label} {target}",
+            total=roll.total,
+            target_label=target_label,
+            target=target,
+        ),
+    )
 
 
 def side_text(roll: Roll, secret: bool) -> str:
@@ -76,21 +85,33 @@ def side_text(roll: Roll, secret: bool) -> str:
 
 
 def check_embed(
-    who: str, result: CheckResult, label: str = "Check", *, secret: bool = False
+    who: str, result: CheckResult, label: str | None = None, *, secret: bool = False
 ) -> discord.Embed:
-    outcome = "Success" if result.success else "Failure"
+    degrees = text.degrees_text(result.degrees)
+    outcome = (
+        tr("Success: {degrees}", degrees=degrees)
+        if result.success
+        else tr("Failure: {degrees}", degrees=degrees)
+    )
     embed = discord.Embed(
-        title=clip(f"{inert(who)}: {inert(label)}", EMBED_TITLE_MAX),
-        description=f"**{outcome}: {text.degrees_text(result.degrees)}**",
+        title=clip(f"{inert(who)}: {inert(label or tr('Check'))}", EMBED_TITLE_MAX),
+        description=f"**{outcome}**",
         colour=SUCCESS if result.success else FAILURE,
     )
-    _roll_fields(embed, result.roll, "TN", result.target, secret=secret)
+    _roll_fields(embed, result.roll, tr("TN"), result.target, secret=secret)
     if not secret:  # the odds would tell the NPC's modifiers too
-        embed.set_footer(text=f"{text.percent(result.odds.chance)} to succeed before the roll")
+        embed.set_footer(
+            text=tr("{chance} to succeed before the roll", chance=text.percent(result.odds.chance))
+        )
     return embed
 
 
-DEFENCE_VERBS = {Defence.PARRY: "Parried", Defence.BLOCK: "Blocked", Defence.DODGE: "Dodged"}
+DEFENCE_NAMES = {Defence.PARRY: N_("Parry"), Defence.BLOCK: N_("Block"), Defence.DODGE: N_("Dodge")}
+"""A defence's name as a reply shows it."""
+
+
+def defence_name(defence: Defence) -> str:
+    return tr(DEFENCE_NAMES[defence])
 
 
 def combat_outcome(result: CombatResult, opponent: str | None = None) -> str:
@@ -100,13 +121,39 @@ def combat_outcome(result: CombatResult, opponent: str | None = None) -> str:
     attacking = result.role is DamageRole.ATTACKER
     if result.attacker_won:
         if attacking:
-            return f"Hit: {degrees}, {damage.amount} damage"
-        return f"The attack gets through: {degrees} for the attacker, {damage.amount} damage"
-    verb = DEFENCE_VERBS.get(result.defence, "Defended") if result.defence else "Defended"
-    whose = f" for {inert(opponent)}" if attacking and opponent else ""
+            return tr("Hit: {degrees}, {damage} damage", degrees=degrees, damage=damage.amount)
+        return tr(
+            "The attack gets through: {degrees} for the attacker, {damage} damage",
+            degrees=degrees,
+            damage=damage.amount,
+        )
+    if attacking and opponent:
+        degrees = tr("{degrees} for {name}", degrees=degrees, name=inert(opponent))
     if damage.amount == 0:
-        return f"Fully {verb.lower()}: {degrees}{whose}, no damage"
-    return f"{verb}: {degrees}{whose}, {damage.amount} of {damage.base} damage get through"
+        return _fully(result.defence, degrees)
+    return _partly(result.defence, degrees, damage.amount, damage.base)
+
+
+def _fully(defence: Defence | None, degrees: str) -> str:
+    """A defence that let no damage through; whole sentences, as German words them apart."""
+    if defence is Defence.PARRY:
+        return tr("Fully parried: {degrees}, no damage", degrees=degrees)
+    if defence is Defence.BLOCK:
+        return tr("Fully blocked: {degrees}, no damage", degrees=degrees)
+    if defence is Defence.DODGE:
+        return tr("Fully dodged: {degrees}, no damage", degrees=degrees)
+    return tr("Fully defended: {degrees}, no damage", degrees=degrees)
+
+
+def _partly(defence: Defence | None, degrees: str, amount: int, base: int) -> str:
+    params = {"degrees": degrees, "amount": amount, "base": base}
+    if defence is Defence.PARRY:
+        return tr("Parried: {degrees}, {amount} of {base} damage get through", **params)
+    if defence is Defence.BLOCK:
+        return tr("Blocked: {degrees}, {amount} of {base} damage get through", **params)
+    if defence is Defence.DODGE:
+        return tr("Dodged: {degrees}, {amount} of {base} damage get through", **params)
+    return tr("Defended: {degrees}, {amount} of {base} damage get through", **params)
 
 
 def combat_colour(result: CombatResult) -> discord.Colour:
@@ -128,31 +175,39 @@ def combat_embed(
 ) -> discord.Embed:
     """`secret`, `opponent_secret`: that side is an NPC whose sheet the table does not see."""
     attacking = result.role is DamageRole.ATTACKER
-    action = "Attack" if attacking else "Defence"
+    action = tr("Attack") if attacking else tr("Defence")
     if result.defence is not None and not attacking:
-        action = result.defence.value.capitalize()
+        action = defence_name(result.defence)
     title = f"{inert(who)}: {action}"
     if weapon:
-        title += f" with {inert(weapon)}"
+        title += " " + tr("with {weapon}", weapon=inert(weapon))
     if opponent:
-        title += f" {'on' if attacking else 'against'} {inert(opponent)}"
+        title += " " + (
+            tr("on {opponent}", opponent=inert(opponent))
+            if attacking
+            else tr("against {opponent}", opponent=inert(opponent))
+        )
     embed = discord.Embed(
         title=clip(title, EMBED_TITLE_MAX),
         description=f"**{combat_outcome(result, opponent)}**\n{text.damage_text(result)}",
         colour=combat_colour(result),
     )
-    theirs = "defence" if attacking else "attack"
+    theirs = tr("defence") if attacking else tr("attack")
     _roll_fields(embed, result.roll, theirs, result.opponent_total, secret=secret)
     if result.opponent is not None:
-        label = result.defence.value.capitalize() if result.defence and attacking else theirs
+        label = defence_name(result.defence) if result.defence and attacking else theirs
         embed.add_field(
-            name=clip(f"{inert(opponent or 'Opponent')}: {label}", EMBED_FIELD_NAME_MAX),
+            name=clip(f"{inert(opponent or tr('Opponent'))}: {label}", EMBED_FIELD_NAME_MAX),
             value=side_text(result.opponent, opponent_secret),
             inline=False,
         )
     if not (secret or opponent_secret):  # the odds would tell the NPC's modifiers
-        goal = "to hit" if attacking else "to defend"
-        embed.set_footer(text=f"{text.percent(result.odds.chance)} {goal} before the roll")
+        chance = text.percent(result.odds.chance)
+        embed.set_footer(
+            text=tr("{chance} to hit before the roll", chance=chance)
+            if attacking
+            else tr("{chance} to defend before the roll", chance=chance)
+        )
     return embed
 
 
@@ -166,9 +221,17 @@ def contest_embed(
 ) -> discord.Embed:
     winner, loser = (active, passive) if result.active_won else (passive, active)
     embed = discord.Embed(
-        title=clip(f"Contest: {inert(active)} vs {inert(passive)}", EMBED_TITLE_MAX),
-        description=f"**{clip(inert(winner), 100)} wins with {winner_degrees(result.degrees)}** "
-        f"({clip(inert(loser), 100)}: {result.degrees.capped} DoF)",
+        title=clip(
+            tr("Contest: {active} vs {passive}", active=inert(active), passive=inert(passive)),
+            EMBED_TITLE_MAX,
+        ),
+        description=tr(
+            "**{winner} wins with {degrees}** ({loser}: {dof} DoF)",
+            winner=clip(inert(winner), 100),
+            degrees=winner_degrees(result.degrees),
+            loser=clip(inert(loser), 100),
+            dof=result.degrees.capped,
+        ),
         colour=SUCCESS if result.active_won else FAILURE,
     )
     embed.add_field(
@@ -182,7 +245,11 @@ def contest_embed(
     if not (active_secret or passive_secret):  # the odds would tell the NPC's modifiers
         embed.set_footer(
             text=clip(
-                f"{text.percent(result.odds.chance)} for {active} before the roll",
+                tr(
+                    "{chance} for {side} before the roll",
+                    chance=text.percent(result.odds.chance),
+                    side=active,
+                ),
                 EMBED_FOOTER_MAX,
             )
         )
@@ -191,10 +258,10 @@ def contest_embed(
 
 def progress(quality: int, goal: int | None) -> str:
     """ "3", or "3 of 6" toward a goal."""
-    return str(quality) if goal is None else f"{quality} of {goal}"
+    return str(quality) if goal is None else tr("{quality} of {goal}", quality=quality, goal=goal)
 
 
-BELOW_ZERO = (
+BELOW_ZERO = N_(
     "Below 0 the work has gone backwards; what that means for the item is the GM's call "
     "(the rules say only that each DoF lowers the quality by 1)."
 )
@@ -203,28 +270,30 @@ BELOW_ZERO = (
 def craft_embed(
     who: str, item: str, result: CraftResult, *, goal: int | None = None
 ) -> discord.Embed:
-    embed = check_embed(who, result.check, label=f"Crafting {item}")
+    embed = check_embed(who, result.check, label=tr("Crafting {item}", item=item))
     value = (
         f"{result.quality_before} {text.signed(result.change)} = "
         f"**{progress(result.quality_after, goal)}**"
     )
     if goal is not None and result.quality_after >= goal:
-        value += " · goal reached: `/craft finish` when you are done"
+        value += " · " + tr("goal reached: `/craft finish` when you are done")
     if result.quality_after < 0:
-        value += f"\n{BELOW_ZERO}"
-    embed.add_field(name="Quality", value=value, inline=False)
+        value += f"\n{tr(BELOW_ZERO)}"
+    embed.add_field(name=tr("Quality"), value=value, inline=False)
     return embed
 
 
 def hidden_notice(who: str, what: str) -> str:
     """The public line the channel sees for a hidden roll."""
-    return f"🎲 {inert(who)} made a hidden {what}. The GMs have the result."
+    return "🎲 " + tr(
+        "{who} made a hidden {what}. The GMs have the result.", who=inert(who), what=tr(what)
+    )
 
 
 def free_roll_embed(who: str, shown: str, label: str | None = None) -> discord.Embed:
     """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert)."""
     return discord.Embed(
-        title=clip(f"{inert(who)}: {inert(label or 'Roll')}", EMBED_TITLE_MAX),
+        title=clip(f"{inert(who)}: {inert(label or tr('Roll'))}", EMBED_TITLE_MAX),
         description=clip(shown, EMBED_DESCRIPTION_MAX),
         colour=NEUTRAL,
     )

@@ -12,6 +12,7 @@ import discord
 from cogs.utils.discord_limits import CONTENT_MAX, clip
 from storage.errors import StorageError
 from wire.errors import RulesError
+from wire.i18n import N_
 
 
 class UserError(Exception):
@@ -20,7 +21,7 @@ class UserError(Exception):
 
 USER_ERRORS = (UserError, RulesError, StorageError)
 
-BUG_MESSAGE = (
+BUG_MESSAGE = N_(
     "Something went wrong on our side and nothing was rolled or saved. "
     "Please try again; if it keeps happening, tell the bot's host."
 )

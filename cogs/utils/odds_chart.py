@@ -10,6 +10,7 @@ table meant for comparing choices; the rounded figure the roll replies show woul
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 
 import discord
@@ -22,8 +23,9 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
-from wire import text
+from wire import i18n, text
 from wire.check import Modifier
+from wire.i18n import tr
 from wire.odds import Odds, Outcome
 
 BAR_WIDTH = 16
@@ -37,10 +39,7 @@ def exact_percent(chance: Fraction) -> str:
     value = chance * 100
     if (value * 100).denominator != 1:
         return text.percent(chance)
-    whole, hundredths = divmod(int(value * 100), 100)
-    if not hundredths:
-        return f"{whole}%"
-    return f"{whole}.{hundredths:02d}".rstrip("0") + "%"
+    return i18n.percent_of(Decimal(int(value * 100)) / 100)
 
 
 def bar(chance: Fraction, top: Fraction, width: int = BAR_WIDTH) -> str:
@@ -76,14 +75,15 @@ def _best_first(outcome: Outcome) -> int:
 def outcome_rows(odds: Odds) -> list[tuple[str, Fraction]]:
     """Each possible result, from the most DoS down to the most DoF."""
     ordered = sorted(odds.outcomes.items(), key=lambda item: _best_first(item[0]), reverse=True)
-    return [(f"{o.degrees} {'DoS' if o.success else 'DoF'}", p) for o, p in ordered]
+    return [(f"{o.degrees} {tr('DoS') if o.success else tr('DoF')}", p) for o, p in ordered]
 
 
 def damage_rows(damage: Mapping[int, Fraction]) -> list[tuple[str, Fraction]]:
     """Each damage figure that can get through, the most first, the figures aligned."""
     width = len(str(max(damage, default=0)))
     return [
-        (f"{amount:>{width}} damage", damage[amount]) for amount in sorted(damage, reverse=True)
+        (tr("{amount} damage", amount=f"{amount:>{width}}"), damage[amount])
+        for amount in sorted(damage, reverse=True)
     ]
 
 
@@ -117,17 +117,24 @@ def odds_embed(
         colour=NEUTRAL,
     )
     embed.add_field(
-        name="Each result",
+        name=tr("Each result"),
         value=clip(chart(outcome_rows(odds)), EMBED_FIELD_VALUE_MAX),
         inline=False,
     )
     if odds.damage is not None:
         mean = average(odds.damage)
         embed.add_field(
-            name=f"Damage that gets through (base {base}; {float(mean):.2f} on average)",
+            name=tr(
+                "Damage that gets through (base {base}; {mean} on average)",
+                base=base,
+                mean=i18n.number(Decimal(mean.numerator) / Decimal(mean.denominator), 2),
+            ),
             value=clip(chart(damage_rows(odds.damage)), EMBED_FIELD_VALUE_MAX),
             inline=False,
         )
-    cases = "20 equally likely rolls" if odds.cases == 20 else "400 equally likely pairs of rolls"
-    embed.set_footer(text=f"Exact odds over {cases}, before any die is cast")
+    embed.set_footer(
+        text=tr("Exact odds over 20 equally likely rolls, before any die is cast")
+        if odds.cases == 20
+        else tr("Exact odds over 400 equally likely pairs of rolls, before any die is cast")
+    )
     return embed

@@ -17,6 +17,7 @@ from cogs.utils.again import OPTIONS_KEY, again_view, options_of
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt
 from cogs.utils.sheets import untrained, weapon_modifiers
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
@@ -34,6 +35,7 @@ from wire.check import Modifier, stat_line
 from wire.degrees import Degrees
 from wire.dice import Die, obtain_die
 from wire.health import DamageKind
+from wire.i18n import N_, tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -43,7 +45,7 @@ log = logging.getLogger("wire.rolls")
 FREE_ROLL_SOURCE = "expression"
 """The die source of a logged /roll: dice from an expression, not a WIRE d20."""
 
-NO_ACTIVE = (
+NO_ACTIVE = N_(
     "You have no active character in this campaign. "
     "Create one with /character create, or pick one with /character use."
 )
@@ -66,8 +68,10 @@ class Roller:
     def sheet(self) -> Character:
         if self.character is None:
             if self.campaign.is_gm(self.user_id):
-                raise UserError(NO_ACTIVE + " As a GM, add npc:<name> to roll as an NPC.")
-            raise UserError(NO_ACTIVE)
+                raise UserError(
+                    tr(NO_ACTIVE) + " " + tr("As a GM, add npc:<name> to roll as an NPC.")
+                )
+            raise UserError(tr(NO_ACTIVE))
         return self.character
 
     def attribute(self, name: str) -> Modifier:
@@ -85,9 +89,15 @@ class Roller:
         if found is None and self.lenient:
             return Modifier(untrained(name), 0)
         if found is None:
+            message = (
+                "{sheet} has no attribute {name}. Add it with /character set, or give a number "
+                "with {option}."
+                if kind == "attribute"
+                else "{sheet} has no skill {name}. Add it with /character set, or give a number "
+                "with {option}."
+            )
             raise UserError(
-                f"{inert(sheet.name)} has no {kind} {quoted(name)}. "
-                f"Add it with /character set, or give a number with {option}."
+                tr(message, sheet=inert(sheet.name), name=quoted(name), option=trc("name", option))
             )
         return Modifier(*found)
 
@@ -121,7 +131,7 @@ async def load_roller(
 ) -> Roller:
     """The campaign of this channel, and the active character or (GMs only) a named NPC."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise UserError("WIRE commands work in a server channel, not in direct messages.")
+        raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
     store = bot.store
     actor = actor_of(interaction)
     name = None
@@ -130,16 +140,19 @@ async def load_roller(
             interaction.guild_id, interaction.channel_id, actor
         )
         if not campaign.is_gm(actor):
-            raise campaign.gm_only("roll as an NPC")
+            raise campaign.gm_only(N_("roll as an NPC"))
         character, name = await npc_sheet(
             bot, interaction.guild_id, campaign, interaction.channel_id, npc
         )
         if not character.is_npc:
-            raise UserError(f"{inert(character.name)} is a player character, not an NPC.")
+            raise UserError(
+                tr("{name} is a player character, not an NPC.", name=inert(character.name))
+            )
     else:
         campaign, character = await store.roller_context(
             interaction.guild_id, interaction.channel_id, actor
         )
+    adopt(campaign)
     name = name or (character.name if character else interaction.user.display_name)
     return Roller(
         campaign,
@@ -286,9 +299,11 @@ async def deliver(
     await interaction.followup.send(hidden_notice(roller.name, what))
     if not await notify_gms(bot, roller, embed):
         await interaction.followup.send(
-            "The GMs could not be sent this hidden roll (no access to the GM channel, or their "
-            "direct messages are closed). Show it to them yourself, or ask a GM to fix "
-            "/campaign settings.",
+            tr(
+                "The GMs could not be sent this hidden roll (no access to the GM channel, or "
+                "their direct messages are closed). Show it to them yourself, or ask a GM to fix "
+                "/campaign settings."
+            ),
             ephemeral=True,
         )
 
@@ -307,7 +322,14 @@ async def notify_gms(bot: WireBot, roller: Roller, embed: discord.Embed) -> bool
     shown = embed.copy()
     # An author name shows no markdown, so the names go in as they are.
     shown.set_author(
-        name=clip(f"Hidden roll by {roller.name} in {roller.campaign.name}", EMBED_AUTHOR_MAX)
+        name=clip(
+            tr(
+                "Hidden roll by {who} in {campaign}",
+                who=roller.name,
+                campaign=roller.campaign.name,
+            ),
+            EMBED_AUTHOR_MAX,
+        )
     )
     try:
         if roller.campaign.gm_channel_id:
@@ -339,30 +361,41 @@ def stat_modifiers(
     skill_option: str = "skill",
 ) -> tuple[Modifier, ...]:
     """Attribute + skill (+ mod), each from a number or, by name, from the roller's sheet."""
+    attr_named, skill_named = f"{attr_option}_name", f"{skill_option}_name"
+    options = {
+        "number": trc("name", attr_option),
+        "named": trc("name", attr_named),
+    }
     if attr is not None and attr_name:
-        raise UserError(f"Give {attr_option} or {attr_option}_name, not both.")
-    if skill is not None and skill_name:
-        raise UserError(f"Give {skill_option} or {skill_option}_name, not both.")
+        raise UserError(tr("Give {number} or {named}, not both.", **options))
     if attr is None and not attr_name:
         raise UserError(
-            f"Give the attribute: a number with {attr_option}, "
-            f"or a name from your sheet with {attr_option}_name."
+            tr(
+                "Give the attribute: a number with {number}, or a name from your sheet with "
+                "{named}.",
+                **options,
+            )
         )
+    options = {"number": trc("name", skill_option), "named": trc("name", skill_named)}
+    if skill is not None and skill_name:
+        raise UserError(tr("Give {number} or {named}, not both.", **options))
     if skill is None and not skill_name:
         raise UserError(
-            f"Give the skill: a number with {skill_option}, "
-            f"or a name from your sheet with {skill_option}_name."
+            tr(
+                "Give the skill: a number with {number}, or a name from your sheet with {named}.",
+                **options,
+            )
         )
     mods = [
         roller.attribute(attr_name)
         if attr_name
-        else Modifier("Attribute", limits.ATTRIBUTE.check(attr, "The attribute")),
+        else Modifier(tr("Attribute"), limits.ATTRIBUTE.check(attr, tr("The attribute"))),
         roller.skill(skill_name)
         if skill_name
-        else Modifier("Skill", limits.SKILL.check(skill, "The skill")),
+        else Modifier(tr("Skill"), limits.SKILL.check(skill, tr("The skill"))),
     ]
     if mod:
-        mods.append(Modifier("Modifier", limits.MODIFIER.check(mod)))
+        mods.append(Modifier(tr("Modifier"), limits.MODIFIER.check(mod)))
     return tuple(mods)
 
 
@@ -395,24 +428,32 @@ def attack_line(
         weapon = sole[0].name
     if weapon:
         if numbers_given:
-            raise UserError("Give weapon (from your sheet) or str, skill and base, not both.")
+            raise UserError(tr("Give weapon (from your sheet) or str, skill and base, not both."))
         sheet = roller.sheet()
         arms = sheet.weapon(weapon)
         if arms is None:
             raise UserError(
-                f"{inert(sheet.name)} has no weapon {quoted(weapon)}. "
-                "Add it with /character weapon, or see /character show."
+                tr(
+                    "{sheet} has no weapon {name}. Add it with /character weapon, or see "
+                    "/character show.",
+                    sheet=inert(sheet.name),
+                    name=quoted(weapon),
+                )
             )
         mods = weapon_modifiers(sheet, arms)
         if mod:
-            mods += (Modifier("Modifier", limits.MODIFIER.check(mod)),)
+            mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
         return AttackLine(mods, arms.base, arms)
     missing = [n for n, v in (("str", strength), ("skill", skill), ("base", base)) if v is None]
     if missing:
+        shown = ", ".join(trc("name", n) for n in missing)
         raise UserError(
-            f"Missing {', '.join(missing)}: give str, skill and base as numbers, "
-            "or a weapon from your sheet."
+            tr(
+                "Missing {missing}: give str, skill and base as numbers, or a weapon from your "
+                "sheet.",
+                missing=shown,
+            )
         )
     assert strength is not None and skill is not None and base is not None
-    mods = stat_line(strength, skill, mod, attribute_label="Strength", skill_label="Skill")
+    mods = stat_line(strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Skill"))
     return AttackLine(mods, limits.BASE.check(base))

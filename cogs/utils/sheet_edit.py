@@ -21,6 +21,7 @@ from cogs.utils.discord_limits import clip
 from cogs.utils.errors import UserError
 from cogs.utils.sheet_text import EXAMPLE, SHEET_TEXT_MAX
 from storage.models import Character
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -67,7 +68,7 @@ class EditButton(discord.ui.DynamicItem[discord.ui.Button], template=EDIT_ID):
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
         cog: Any = bot.get_cog("Characters")
         if cog is None:
-            raise UserError("The bot is restarting. Press the button again in a minute.")
+            raise UserError(tr("The bot is restarting. Press the button again in a minute."))
         await cog.open_form(interaction, self.campaign_id, self.character_id)
 
 
@@ -168,5 +169,5 @@ class RetryForm(discord.ui.View):
     async def _retry(self, interaction: discord.Interaction) -> None:
         cog: Any = self.bot.get_cog("Characters")
         if cog is None:
-            raise UserError("The bot is restarting. Press the button again in a minute.")
+            raise UserError(tr("The bot is restarting. Press the button again in a minute."))
         await cog.open_form(interaction, self.campaign_id, self.character_id, self.text)

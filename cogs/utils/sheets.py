@@ -12,6 +12,7 @@ from __future__ import annotations
 from storage.models import Character, Weapon, find_stat
 from wire.check import Modifier
 from wire.combat import Defence, require_shield
+from wire.i18n import N_, tr
 
 DEFENCE_ATTRIBUTE = {
     Defence.PARRY: "Strength",
@@ -20,13 +21,13 @@ DEFENCE_ATTRIBUTE = {
 }
 
 
-UNTRAINED = "(not on the sheet)"
+UNTRAINED = N_("(not on the sheet)")
 
 
 def untrained(name: str) -> str:
     """The label of a skill the sheet lacks: WIRE skills go 0 to 10, and an untrained one is 0,
     in checks, contests, defences and weapons alike; the label says so."""
-    return f"{name} {UNTRAINED}"
+    return f"{name} {tr(UNTRAINED)}"
 
 
 def _stat(table: dict[str, int], name: str) -> tuple[str, int]:

@@ -16,19 +16,21 @@ import discord
 from discord import app_commands
 
 from cogs.utils.errors import BUG_MESSAGE, USER_ERRORS, answer_ephemeral
+from cogs.utils.language import speak_for
 from cogs.utils.text import inert, loggable
 from storage.errors import GmOnly, StorageError
+from wire.i18n import N_, tr
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 log = logging.getLogger("wire.interactions")
 
-STALE_MESSAGE = (
+STALE_MESSAGE = N_(
     "This command is out of date: Discord still shows an older version of the bot's commands. "
     "Wait a minute for the update, or ask the host to run `python bot.py --sync`."
 )
-CLOSING_MESSAGE = "The bot is restarting and took no action. Try again in a minute."
+CLOSING_MESSAGE = N_("The bot is restarting and took no action. Try again in a minute.")
 
 
 def describe_error(error: Exception) -> tuple[str, bool]:
@@ -41,23 +43,60 @@ def describe_error(error: Exception) -> tuple[str, bool]:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, GmOnly):
-        return error.render(inert(error.campaign_name)), False  # the GMs as mentions
+        return gm_only_message(error), False  # the GMs as mentions
     if isinstance(error, StorageError):
-        return inert(str(error)), False
+        return inert(storage_message(error)), False
     if isinstance(error, USER_ERRORS):
         return str(error), False
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "WIRE commands work in a server channel, not in direct messages.", False
+        return tr("WIRE commands work in a server channel, not in direct messages."), False
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You may not use this command here.", False
+        return str(error) or tr("You may not use this command here."), False
     if isinstance(error, app_commands.TransformerError):
         return (
-            f"{inert(repr(error.value))} is not a valid {error.type.name.lower()} for that option.",
+            tr(
+                "{value} is not a valid {kind} for that option.",
+                value=inert(repr(error.value)),
+                kind=error.type.name.lower(),
+            ),
             False,
         )
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return STALE_MESSAGE, False
-    return BUG_MESSAGE, True
+        return tr(STALE_MESSAGE), False
+    return tr(BUG_MESSAGE), True
+
+
+def storage_message(error: StorageError) -> str:
+    """A storage error in the language in use.
+
+    The store raises its errors in English; one with a fixed message is looked up in the
+    catalogue by that message (the catalogue extracts them where they are raised). One that
+    carries a `template` and its `params` is translated by its template and filled; any other
+    stays English.
+    """
+    template = getattr(error, "template", None)
+    if template:
+        return tr(template, **getattr(error, "params", {}))
+    return tr(str(error))
+
+
+def gm_only_message(error: GmOnly) -> str:
+    """GmOnly's refusal in the language in use: who the GMs are, and how one becomes one."""
+    listed = ", ".join(f"<@{gm}>" for gm in error.gm_ids[:10])
+    if len(error.gm_ids) > 10:
+        listed += " " + tr("and {n} more", n=len(error.gm_ids) - 10)
+    params = {"campaign": inert(error.campaign_name), "action": tr(error.action), "gms": listed}
+    if listed:
+        return tr(
+            "Only a GM of {campaign} can {action}. Its GMs are {gms} and everyone with Manage "
+            "Server; a GM makes others GMs with `/campaign gm add`.",
+            **params,
+        )
+    return tr(
+        "Only a GM of {campaign} can {action}. Its GMs are no one yet but everyone with Manage "
+        "Server; a GM makes others GMs with `/campaign gm add`.",
+        **params,
+    )
 
 
 def refusal(error: Exception, message: str) -> str:
@@ -155,8 +194,9 @@ class WireTree(app_commands.CommandTree):
 
     async def admit(self, interaction: discord.Interaction) -> bool:
         """Start an interaction's accounting, or refuse it (answered) while the bot closes."""
+        speak_for(interaction)
         if self.client.closing:
-            await answer_ephemeral(interaction, CLOSING_MESSAGE)
+            await answer_ephemeral(interaction, tr(CLOSING_MESSAGE))
             log_interaction(interaction, "refused: closing")
             return False
         interaction.extras["wire_started"] = time.perf_counter()
@@ -165,11 +205,12 @@ class WireTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.autocomplete:
+            speak_for(interaction)
             return not self.client.closing
         if not await self.admit(interaction):
             return False
         if not options_match(interaction):
-            await answer_ephemeral(interaction, STALE_MESSAGE)
+            await answer_ephemeral(interaction, tr(STALE_MESSAGE))
             self.finish(interaction, "refused: stale options")
             return False
         return True

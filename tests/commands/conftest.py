@@ -23,6 +23,7 @@ from simcord.enums import InteractionType
 from bot import WireBot
 from cogs.utils.config import Config
 from cogs.utils.tree import describe_error
+from tests.commands.locales import ClientLanguages
 
 SEED = 20261130
 
@@ -48,6 +49,12 @@ class ScriptedDice(random.Random):
 @pytest.fixture
 def dice() -> ScriptedDice:
     return ScriptedDice()
+
+
+@pytest.fixture
+def client_languages(monkeypatch: pytest.MonkeyPatch) -> ClientLanguages:
+    """Set a simulated user's Discord language: `client_languages.set(world.bob, "de")`."""
+    return ClientLanguages(monkeypatch)
 
 
 @pytest.fixture

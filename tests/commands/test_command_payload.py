@@ -29,7 +29,7 @@ async def payload(tmp_path):
     for extension in EXTENSIONS:
         await bot.load_extension(extension)
     try:
-        yield bot.command_payload()
+        yield await bot.command_payload()
     finally:
         for extension in EXTENSIONS:
             await bot.unload_extension(extension)

@@ -433,7 +433,7 @@ async def test_crafting_shows_the_item_inert_and_its_hint_as_code(world):
 
 
 async def test_the_synced_text_options_keep_their_length_limits(world):
-    payload = {c["name"]: c for c in world.bot.command_payload()}
+    payload = {c["name"]: c for c in await world.bot.command_payload()}
 
     def option(command: dict, name: str) -> dict:
         return next(o for o in command["options"] if o["name"] == name)

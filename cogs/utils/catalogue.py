@@ -1,0 +1,132 @@
+"""`python -m cogs.utils.catalogue`: the message template (wire/locales/wire.pot) and each
+language's catalogue brought up to date with the code (`make messages` runs it).
+
+Two sources: the text in the code, found by Babel's extractor as `pybabel extract` would with
+the same keywords (`tr`, `trn`, `trc`, `N_`);
+and every command, group, option and choice name and description, read from the loaded command
+tree (they are plain strings in decorators, which no extractor sees). Then each `.po` is merged
+with the template like `pybabel update`: new messages come in empty, changed ones fuzzy, so a
+translator sees exactly what to do. docs/i18n.md explains the workflow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+
+from cogs.utils.translator import CHOICE, NAME
+from wire import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
+SOURCES = ("wire", "cogs", "storage", "bot.py")
+KEYWORDS = {
+    "tr": None,
+    "trn": (1, 2),
+    "trc": ((1, "c"), 2),
+    "N_": None,
+}
+"""As `pybabel extract -k tr -k trn:1,2 -k trc:1c,2 -k N_` (no default keywords:
+the code has no `_`)."""
+
+
+def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | None]]:
+    for source in SOURCES:
+        path = ROOT / source
+        if path.is_file():
+            from babel.messages.extract import extract_from_file
+
+            found = extract_from_file("python", path, keywords=KEYWORDS, strip_comment_tags=True)
+            for lineno, message, _comments, context in found:
+                yield source, lineno, message, context
+            continue
+        for filename, lineno, message, _comments, context in extract_from_dir(
+            path, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            yield f"{source}/{filename}", lineno, message, context
+
+
+def _walk(node: object) -> Iterator[tuple[str | None, str]]:
+    """(context, text) of each name and description of a command or group and below."""
+    yield NAME, node.name  # type: ignore[attr-defined]
+    yield None, node.description  # type: ignore[attr-defined]
+    if isinstance(node, app_commands.Group):
+        for child in node.commands:
+            yield from _walk(child)
+        return
+    if isinstance(node, app_commands.Command):
+        for param in node.parameters:
+            yield NAME, param.display_name
+            yield None, param.description
+            for choice in param.choices:
+                yield CHOICE, choice.name
+
+
+async def command_messages() -> list[tuple[str | None, str]]:
+    """Every name and description of the bot's commands, as the cogs declare them."""
+    import tempfile
+
+    from bot import EXTENSIONS, WireBot
+    from cogs.utils.config import Config
+
+    with tempfile.TemporaryDirectory() as folder:
+        bot = WireBot(
+            Config(token="x", database=Path(folder) / "wire.db"),
+            sync_commands=False,
+            background_tasks=False,
+        )
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        found = [item for command in bot.tree.get_commands() for item in _walk(command)]
+        for extension in EXTENSIONS:
+            await bot.unload_extension(extension)
+    return found
+
+
+def template(commands: list[tuple[str | None, str]]) -> Catalog:
+    """The template from the code and the given command texts (`command_messages`)."""
+    catalog = Catalog(project="wire-bot", domain=i18n.DOMAIN, charset="utf-8")
+    for where, lineno, message, context in code_messages():
+        if message:
+            catalog.add(message, locations=[(where, lineno)], context=context)
+    for context, text in commands:
+        if text and text != "…":
+            catalog.add(text, locations=[("commands", 0)], context=context)
+    return catalog
+
+
+def update(template_catalog: Catalog) -> list[Path]:
+    """Merge the template into every language's catalogue (like `pybabel update`)."""
+    written = []
+    for lang in i18n.LANGUAGES:
+        path = i18n.catalogue_path(lang)
+        if not path.exists():
+            continue
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=lang, domain=i18n.DOMAIN)
+        catalog.update(template_catalog, update_header_comment=False)
+        with path.open("wb") as po:
+            write_po(po, catalog, width=100, ignore_obsolete=True, omit_header=False)
+        written.append(path)
+    return written
+
+
+def main() -> int:
+    catalog = template(asyncio.run(command_messages()))
+    with TEMPLATE.open("wb") as pot:
+        write_po(pot, catalog, width=100)
+    print(f"{TEMPLATE.relative_to(ROOT)}: {len(catalog)} messages")
+    for path in update(catalog):
+        print(f"{path.relative_to(ROOT)}: updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

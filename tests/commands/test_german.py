@@ -1,0 +1,60 @@
+"""The bot in German: Jaime's attack on the goblin (the rules text's example) answered in German
+for a German client, in English for an English one, and a campaign's language over both."""
+
+from __future__ import annotations
+
+from tests.commands.conftest import embed_of, field
+from tests.commands.test_combat import make_goblin, make_jaime
+
+
+async def jaimes_attack(world) -> dict:
+    world.dice.push(15)
+    reply = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
+    return embed_of(reply)
+
+
+async def test_a_german_client_reads_the_attack_in_german(world, client_languages):
+    await make_jaime(world)
+    await make_goblin(world)
+    client_languages.set(world.bob, "de")
+    embed = await jaimes_attack(world)
+    assert embed["title"] == "Jaime: Angriff mit Long sword auf Goblin"
+    assert "Treffer: 5 EG, 10 Schaden" in embed["description"]
+    assert "5 Grundschaden + 5 EG = 10 Schaden" in embed["description"]
+    assert field(embed, "Summe") == "**23** gegen Abwehr 13"
+    assert field(embed, "Goblin: Parieren") == "**13**"
+
+
+async def test_the_readme_attack_in_german_with_the_german_percent(world, client_languages):
+    client_languages.set(world.bob, "de")
+    world.dice.push(15)
+    reply = await world.bob.slash(world.channel, "attack", str=3, skill=5, base=5, vs=13)
+    embed = embed_of(reply)
+    assert "Treffer: 5 EG, 10 Schaden" in embed["description"]
+    assert field(embed, "Modifikatoren") == "Stärke +3, Skill +5"
+    assert embed["footer"]["text"] == "80\xa0% zu treffen vor dem Wurf"
+
+
+async def test_an_english_client_reads_it_in_english(world, client_languages):
+    await make_jaime(world)
+    await make_goblin(world)
+    client_languages.set(world.bob, "en-GB")
+    embed = await jaimes_attack(world)
+    assert embed["title"] == "Jaime: Attack with Long sword on Goblin"
+    assert "Hit: 5 DoS, 10 damage" in embed["description"]
+    assert field(embed, "Total") == "**23** vs defence 13"
+
+
+async def test_a_language_the_bot_lacks_falls_back_to_english(world, client_languages):
+    await make_jaime(world)
+    await make_goblin(world)
+    client_languages.set(world.bob, "fr")
+    embed = await jaimes_attack(world)
+    assert "Hit: 5 DoS, 10 damage" in embed["description"]
+
+
+async def test_errors_speak_the_clients_language(world, client_languages):
+    client_languages.set(world.bob, "de")
+    reply = await world.bob.slash(world.channel, "attack", vs=13)
+    assert reply.response.ephemeral
+    assert reply.response.content.startswith("Es fehlt stä, skill, basis: gib stä, skill")

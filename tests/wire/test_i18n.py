@@ -1,0 +1,122 @@
+"""The catalogues: every English message has its translation with the same placeholders, no
+translation breaks a Discord limit its English text keeps, and numbers take the language's form.
+"""
+
+from __future__ import annotations
+
+import string
+from fractions import Fraction
+
+import pytest
+from babel.messages.pofile import read_po
+
+from wire import i18n
+from wire.i18n import speaking, tr, trc
+
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
+
+LIMITS = {"name": (32,), "choice": (100,), "button": (80,), None: (256, 1024, 2000)}
+"""Discord's lengths a message can meet, by its context: a command or option name (32), a choice
+name (100), a button label (80); any other text may be an embed title or field name (256), a
+field value (1024) or a message (2000). Command descriptions (100) are checked in the synced
+payload (tests/commands/test_command_payload.py), whole embeds in the tests that build them."""
+
+
+def catalogue(path):
+    with path.open("rb") as po:
+        return read_po(po)
+
+
+def placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+
+
+def forms(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+
+
+def strings(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
+
+
+def test_german_is_there():
+    assert "de" in i18n.LANGUAGES
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated(lang):
+    template = catalogue(TEMPLATE)
+    translated = catalogue(i18n.catalogue_path(lang))
+    missing = []
+    for message in template:
+        if not message.id:
+            continue
+        found = translated.get(message.id, context=message.context)
+        if found is None or found.fuzzy or not all(strings(found)):
+            missing.append((message.context, message.id))
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_the_placeholders(lang):
+    wrong = []
+    for message in catalogue(i18n.catalogue_path(lang)):
+        if not message.id or not message.string:
+            continue
+        expected = set().union(*(placeholders(f) for f in forms(message))) - {"n"}
+        for text in strings(message):
+            if placeholders(text) - {"n"} != expected:
+                wrong.append((message.id, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_translation_breaks_a_limit_its_english_keeps(lang):
+    broken = []
+    for message in catalogue(i18n.catalogue_path(lang)):
+        if not message.id or not message.string:
+            continue
+        english = max(len(f) for f in forms(message))
+        for text in strings(message):
+            for limit in LIMITS.get(message.context, LIMITS[None]):
+                if english <= limit < len(text):
+                    broken.append((limit, message.id, text))
+    assert broken == []
+
+
+def test_the_language_of_a_discord_locale():
+    assert i18n.language_of("de") == "de"
+    assert i18n.language_of("en-US") == "en"
+    assert i18n.language_of("fr") == "en"  # no catalogue: English
+    assert i18n.language_of(None) == "en"
+
+
+def test_german_numbers_and_percentages():
+    with speaking("de"):
+        assert i18n.percent(Fraction(4, 5)) == "80\xa0%"
+        assert i18n.percent(Fraction(1, 8)) == "12,5\xa0%"
+        assert i18n.percent(Fraction(1, 1000)) == "0,1\xa0%"
+        assert i18n.number(1234567) == "1.234.567"
+        assert i18n.number(7.3, 2) == "7,30"
+    assert i18n.percent(Fraction(4, 5)) == "80%"
+    assert i18n.number(7.3, 2) == "7.30"
+
+
+def test_a_message_in_german_and_back():
+    assert tr("Hit: {degrees}, {damage} damage", degrees="5 DoS", damage=10) == (
+        "Hit: 5 DoS, 10 damage"
+    )
+    with speaking("de"):
+        assert tr("Hit: {degrees}, {damage} damage", degrees="5 EG", damage=10) == (
+            "Treffer: 5 EG, 10 Schaden"
+        )
+        assert trc("name", "attack") == "angriff"
+        assert tr("no such message, kept as it is") == "no such message, kept as it is"
+    assert i18n.language() == "en"
+
+
+def test_the_command_translator_leaves_english_alone():
+    assert i18n.lookup("de", "name", "attack") == "angriff"
+    assert i18n.lookup("de", "name", "no-such-command") is None
+    assert i18n.lookup("en", "name", "attack") is None
