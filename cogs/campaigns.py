@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 import discord
+from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
@@ -28,6 +29,7 @@ from cogs.utils.rolling import actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models import WIRE_ATTRIBUTES, Campaign
+from wire import i18n
 from wire.i18n import tr
 
 if TYPE_CHECKING:
@@ -46,15 +48,38 @@ async def campaign_names(interaction: discord.Interaction, current: str) -> ac.C
 
 def attributes_line(campaign: Campaign) -> str:
     names = ", ".join(inert(name) for name in campaign.attributes())
-    own = " (WIRE's)" if campaign.attribute_names is None else ""
+    own = " " + tr("(WIRE's)") if campaign.attribute_names is None else ""
     return clip(f"{names}{own}", EMBED_FIELD_VALUE_MAX)
 
 
 def gm_field(campaign: Campaign) -> str:
     """Who the GMs are: the named ones, and always the server's managers."""
     if not campaign.gm_ids:
-        return "Everyone with Manage Server (`/campaign gm add` names more)"
-    return ", ".join(f"<@{g}>" for g in campaign.gm_ids) + " and everyone with Manage Server"
+        return tr("Everyone with Manage Server (`/campaign gm add` names more)")
+    return tr(
+        "{gms} and everyone with Manage Server",
+        gms=", ".join(f"<@{g}>" for g in campaign.gm_ids),
+    )
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Each language the bot speaks, by its own name ("Deutsch"), and each user's own."""
+    named = [
+        app_commands.Choice(name=Locale.parse(lang).get_display_name(lang).capitalize(), value=lang)
+        for lang in i18n.LANGUAGES
+    ]
+    return [*named, app_commands.Choice(name="Each player's own", value=EACH_OWN)]
+
+
+EACH_OWN = "user"
+"""The language choice that unfixes it: each user reads their Discord client's language."""
+
+
+def language_line(campaign: Campaign) -> str:
+    if not campaign.language:
+        return tr("each player's own (their Discord language)")
+    lang = i18n.language_of(campaign.language)
+    return Locale.parse(lang).get_display_name(lang).capitalize()
 
 
 class Campaigns(commands.GroupCog, group_name="campaign"):
@@ -82,15 +107,21 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         if not playing.is_default:
             # Creating never takes a channel another campaign plays in.
             await interaction.response.send_message(
-                f"Created **{inert(campaign.name)}** with you as its GM. This channel keeps "
-                f"playing **{inert(playing.name)}**; play the new one in another channel with "
-                "`/campaign use`."
+                tr(
+                    "Created **{campaign}** with you as its GM. This channel keeps playing "
+                    "**{playing}**; play the new one in another channel with `/campaign use`.",
+                    campaign=inert(campaign.name),
+                    playing=inert(playing.name),
+                )
             )
             return
         await store.bind_channel(guild_id, channel_id, campaign.id, actor)
         await interaction.response.send_message(
-            f"Created **{inert(campaign.name)}** with you as its GM; this channel now plays it. "
-            "Bind other channels with `/campaign use`."
+            tr(
+                "Created **{campaign}** with you as its GM; this channel now plays it. Bind "
+                "other channels with `/campaign use`.",
+                campaign=inert(campaign.name),
+            )
         )
 
     @app_commands.command(name="use", description="Play a campaign in this channel (its GMs only)")
@@ -107,7 +138,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             guild_id, channel_id, campaign.id, actor_of(interaction)
         )
         await interaction.response.send_message(
-            f"This channel now plays **{inert(campaign.name)}**."
+            tr("This channel now plays **{campaign}**.", campaign=inert(campaign.name))
         )
 
     @app_commands.command(name="list", description="The campaigns in this server")
@@ -116,11 +147,12 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         roller = await load_roller(self.bot, interaction)
         campaigns = await self.bot.store.list_campaigns(roller.guild_id)
         lines = [
-            f"**{inert(c.name)}**" + (" ← this channel" if c.id == roller.campaign.id else "")
+            f"**{inert(c.name)}**"
+            + (" ← " + tr("this channel") if c.id == roller.campaign.id else "")
             for c in campaigns
         ]
         embed = discord.Embed(
-            title="Campaigns",
+            title=tr("Campaigns"),
             description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
             colour=NEUTRAL,
         )
@@ -133,22 +165,23 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         campaign = roller.campaign
         embed = discord.Embed(title=clip(inert(campaign.name), EMBED_TITLE_MAX), colour=NEUTRAL)
         if campaign.is_default:
-            embed.description = "This server's default campaign."
+            embed.description = tr("This server's default campaign.")
         embed.add_field(
             name=tr("GMs"),
             value=clip(gm_field(campaign), EMBED_FIELD_VALUE_MAX),
         )
         embed.add_field(
-            name=tr("NPC defences"), value="take 10" if campaign.npc_take10 else "rolled"
+            name=tr("NPC defences"), value=tr("take 10") if campaign.npc_take10 else tr("rolled")
         )
         embed.add_field(
             name=tr("NPC rolls show"),
-            value="dice and modifiers" if campaign.show_npc_modifiers else "totals only",
+            value=tr("dice and modifiers") if campaign.show_npc_modifiers else tr("totals only"),
         )
         embed.add_field(
             name=tr("Hidden rolls go to"),
-            value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs",
+            value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else tr("the GMs' DMs"),
         )
+        embed.add_field(name=tr("Language"), value=language_line(campaign))
         embed.add_field(name=tr("Attributes"), value=attributes_line(campaign), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -173,9 +206,13 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
                 roller.guild_id, campaign.id, roller.user_id, listed
             )
         await interaction.response.send_message(
-            f"**{inert(campaign.name)}**'s attributes: {attributes_line(campaign)}. Autocomplete "
-            "offers them, and a new attribute close to one of them is refused as a likely typo "
-            "(`new:true` adds it anyway).",
+            tr(
+                "**{campaign}**'s attributes: {attributes}. Autocomplete offers them, and a new "
+                "attribute close to one of them is refused as a likely typo (`new:true` adds it "
+                "anyway).",
+                campaign=inert(campaign.name),
+                attributes=attributes_line(campaign),
+            ),
             ephemeral=True,
         )
 
@@ -187,7 +224,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         clear_gm_channel="Send hidden rolls to the GMs' DMs again",
         npc_modifiers="Show NPCs' dice and modifiers to the table (off: their totals only)",
         npc_health="Show NPCs' health as numbers to the table (off: unhurt, wounded...)",
+        language="The language of every reply in this campaign (default: each player's own)",
     )
+    @app_commands.choices(language=language_choices())
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -196,13 +235,14 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         clear_gm_channel: bool = False,
         npc_modifiers: bool | None = None,
         npc_health: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
-        given = (npc_take10, gm_channel, npc_modifiers, npc_health)
+        given = (npc_take10, gm_channel, npc_modifiers, npc_health, language)
         if all(value is None for value in given) and not clear_gm_channel:
             raise UserError(
                 tr(
                     "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
-                    "npc_modifiers or npc_health."
+                    "npc_modifiers, npc_health or language."
                 )
             )
         if gm_channel is not None and clear_gm_channel:
@@ -217,14 +257,25 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             clear_gm_channel=clear_gm_channel,
             show_npc_modifiers=npc_modifiers,
             show_npc_health=npc_health,
+            language=None if language is None else _stored_language(language.value),
         )
-        where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else "the GMs' DMs"
-        shown = "their dice and modifiers" if campaign.show_npc_modifiers else "their totals only"
-        health = "as numbers" if campaign.show_npc_health else "as unhurt, wounded or down"
+        i18n.use(campaign.language or i18n.language_of(interaction.locale))
+        where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else tr("the GMs' DMs")
         await interaction.response.send_message(
-            f"**{inert(campaign.name)}**: NPC defences "
-            f"{'take 10' if campaign.npc_take10 else 'are rolled'}; hidden rolls go to {where}; "
-            f"the table sees NPCs' {shown}, and their health {health}.",
+            tr(
+                "**{campaign}**: NPC defences {defences}; hidden rolls go to {where}; the table "
+                "sees NPCs' {shown}, and their health {health}. Language: {language}.",
+                campaign=inert(campaign.name),
+                defences=tr("take 10") if campaign.npc_take10 else tr("are rolled"),
+                where=where,
+                shown=tr("dice and modifiers")
+                if campaign.show_npc_modifiers
+                else tr("totals only"),
+                health=tr("as numbers")
+                if campaign.show_npc_health
+                else tr("as unhurt, wounded or down"),
+                language=language_line(campaign),
+            ),
             ephemeral=True,
         )
 
@@ -237,7 +288,11 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is now a GM of **{inert(campaign.name)}**."
+            tr(
+                "{user} is now a GM of **{campaign}**.",
+                user=user.mention,
+                campaign=inert(campaign.name),
+            )
         )
 
     @gm.command(name="remove", description="Remove a GM of this channel's campaign (GMs)")
@@ -247,14 +302,22 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         roller = await load_roller(self.bot, interaction)
         if roller.campaign.is_gm(roller.user_id) and not roller.campaign.is_gm(user.id):
             raise UserError(
-                f"{user.mention} is not a GM of **{inert(roller.campaign.name)}** (everyone with "
-                "Manage Server always is, and cannot be removed)."
+                tr(
+                    "{user} is not a GM of **{campaign}** (everyone with Manage Server always "
+                    "is, and cannot be removed).",
+                    user=user.mention,
+                    campaign=inert(roller.campaign.name),
+                )
             )
         campaign = await self.bot.store.remove_gm(
             roller.guild_id, roller.campaign.id, roller.user_id, user.id
         )
         await interaction.response.send_message(
-            f"{user.mention} is no longer a GM of **{inert(campaign.name)}**."
+            tr(
+                "{user} is no longer a GM of **{campaign}**.",
+                user=user.mention,
+                campaign=inert(campaign.name),
+            )
         )
 
     @app_commands.command(name="export", description="Export the campaign's sheets as JSON (GMs)")
@@ -262,12 +325,17 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
     async def export(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
         if not roller.campaign.is_gm(roller.user_id):
-            raise UserError(f"Only a GM of {inert(roller.campaign.name)} can export it.")
+            raise UserError(
+                tr("Only a GM of {campaign} can export it.", campaign=inert(roller.campaign.name))
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.bot.store.export_campaign(roller.guild_id, roller.campaign.id)
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         await interaction.followup.send(
-            f"{inert(roller.campaign.name)}: import it anywhere with `/character import`.",
+            tr(
+                "{campaign}: import it anywhere with `/character import`.",
+                campaign=inert(roller.campaign.name),
+            ),
             file=discord.File(io.BytesIO(raw), filename="campaign.json"),
             ephemeral=True,
         )
@@ -275,3 +343,8 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
 
 async def setup(bot: WireBot) -> None:
     await bot.add_cog(Campaigns(bot))
+
+
+def _stored_language(choice: str) -> str:
+    """What the store keeps for a language choice: its code, or "" for each player's own."""
+    return "" if choice == EACH_OWN else choice

@@ -111,8 +111,10 @@ class Store(ABC):
         clear_gm_channel: bool = False,
         show_npc_modifiers: bool | None = None,
         show_npc_health: bool | None = None,
+        language: str | None = None,
     ) -> Campaign:
-        """Change settings; GMs only. None leaves a setting as it is."""
+        """Change settings; GMs only. None leaves a setting as it is; `language` is a language
+        code ("de") every reply in the campaign speaks, or "" for each user's own again."""
 
     @abstractmethod
     async def set_attribute_names(

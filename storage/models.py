@@ -7,6 +7,7 @@ change goes back through the store, where permissions and concurrency are handle
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -33,6 +34,8 @@ MAX_WEAPONS = 10
 
 
 WIRE_ATTRIBUTES = ("Strength", "Constitution", "Reaction", "Resolve")
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?")
+"""A campaign's language: a catalogue's code ("de"), as wire.i18n names them."""
 """The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
 GM adds the rest to the campaign's list)."""
 

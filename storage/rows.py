@@ -52,6 +52,7 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         show_npc_modifiers=bool(row[7]),
         show_npc_health=bool(row[8]),
         attribute_names=tuple(json.loads(row[9])) if row[9] is not None else None,
+        language=row[10],
     )
 
 

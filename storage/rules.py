@@ -42,6 +42,7 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import (
+    LANGUAGE_CODE,
     MAX_CAMPAIGNS_PER_GUILD,
     MAX_CHARACTERS_PER_CAMPAIGN,
     MAX_NPCS_PER_CAMPAIGN,
@@ -391,8 +392,11 @@ class RuleStore(RuleFights, Store):
         clear_gm_channel: bool = False,
         show_npc_modifiers: bool | None = None,
         show_npc_health: bool | None = None,
+        language: str | None = None,
     ) -> Campaign:
         where = {"campaign_id": campaign_id, "guild_id": guild_id}
+        if language is not None and language != "" and not LANGUAGE_CODE.fullmatch(language):
+            raise InvalidValue(f"{language!r} is not a language code such as de or en.")
         flags = {
             "show_npc_health": show_npc_health,
             "show_npc_modifiers": show_npc_modifiers,
@@ -406,6 +410,8 @@ class RuleStore(RuleFights, Store):
             if clear_gm_channel or gm_channel_id is not None:
                 channel = None if clear_gm_channel else gm_channel_id
                 await tx.execute("campaign_set_gm_channel", {**where, "value": channel})
+            if language is not None:
+                await tx.execute("campaign_set_language", {**where, "value": language or None})
             return await self._campaign_by_id(tx, guild_id, campaign_id)
 
     async def set_attribute_names(

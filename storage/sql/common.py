@@ -22,7 +22,7 @@ class Dialect:
     """A JSON array (text) of character `ch`'s weapons as [name, base, attribute, skill, kind]."""
 
 
-CAMPAIGN_WIDTH = 10
+CAMPAIGN_WIDTH = 11
 """Columns of a campaign's SELECT, where roller_context's character columns start."""
 
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
@@ -57,7 +57,8 @@ _CHANNEL_CAMPAIGN = """
 def statements(d: Dialect) -> dict[str, str]:
     """The portable catalogue in dialect `d`."""
     campaign_columns = f"""c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
-       {d.gm_ids}, c.show_npc_modifiers, c.show_npc_health, c.attribute_names"""
+       {d.gm_ids}, c.show_npc_modifiers, c.show_npc_health, c.attribute_names,
+       c.language"""
     campaign = f"SELECT {campaign_columns}\n  FROM campaigns AS c\n"
     character_columns = f"""ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield,
        ch.notes, {d.stats}, {d.weapons},
@@ -123,6 +124,8 @@ SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.fin
         "campaign_set_gm_channel": "UPDATE campaigns SET gm_channel_id = :value "
         "WHERE id = :campaign_id AND guild_id = :guild_id",
         "campaign_set_attribute_names": "UPDATE campaigns SET attribute_names = :value "
+        "WHERE id = :campaign_id AND guild_id = :guild_id",
+        "campaign_set_language": "UPDATE campaigns SET language = :value "
         "WHERE id = :campaign_id AND guild_id = :guild_id",
         # ---- characters
         "character_access_by_name": "SELECT id, name, owner_id, is_npc FROM characters "

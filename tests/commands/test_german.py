@@ -58,3 +58,28 @@ async def test_errors_speak_the_clients_language(world, client_languages):
     reply = await world.bob.slash(world.channel, "attack", vs=13)
     assert reply.response.ephemeral
     assert reply.response.content.startswith("Es fehlt stä, skill, basis: gib stä, skill")
+
+
+async def test_a_campaigns_language_wins_over_the_clients(world, client_languages):
+    await make_jaime(world)
+    await make_goblin(world)
+    client_languages.set(world.alice, "de")
+    reply = await world.alice.slash(world.channel, "campaign settings", language="de")
+    assert "Sprache: Deutsch" in reply.response.content
+    embed = await jaimes_attack(world)  # Bob's client is English
+    assert embed["title"] == "Jaime: Angriff mit Long sword auf Goblin"
+    reply = await world.alice.slash(world.channel, "campaign settings", language="en")
+    assert "Language: English" in reply.response.content  # Alice's client is German
+    client_languages.set(world.bob, "de")
+    embed = await jaimes_attack(world)
+    assert embed["title"] == "Jaime: Attack with Long sword on Goblin"
+    await world.alice.slash(world.channel, "campaign settings", language="user")
+    embed = await jaimes_attack(world)
+    assert embed["title"] == "Jaime: Angriff mit Long sword auf Goblin"
+
+
+async def test_only_gms_fix_the_language(world, client_languages):
+    client_languages.set(world.bob, "de")
+    reply = await world.bob.slash(world.channel, "campaign settings", language="en")
+    assert reply.response.ephemeral
+    assert reply.response.content.startswith("Nur ein Chronist von Default kann")

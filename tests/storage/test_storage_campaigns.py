@@ -202,3 +202,18 @@ async def test_everything_survives_a_restart(store_path: Path) -> None:
         assert await reopened.get_meta("k") == "v"
     finally:
         await reopened.close()
+
+
+async def test_a_campaign_language_is_kept_and_cleared(store: SqliteStore, make_campaign) -> None:
+    campaign = await make_campaign()
+    assert campaign.language is None  # each user's own language
+    fixed = await store.update_campaign(GUILD, campaign.id, GM, language="de")
+    assert fixed.language == "de"
+    assert (await store.get_campaign_by_id(GUILD, campaign.id)).language == "de"
+    untouched = await store.update_campaign(GUILD, campaign.id, GM, npc_take10=False)
+    assert untouched.language == "de"
+    assert (await store.update_campaign(GUILD, campaign.id, GM, language="")).language is None
+    with pytest.raises(InvalidValue, match="not a language code"):
+        await store.update_campaign(GUILD, campaign.id, GM, language="Deutsch!")
+    with pytest.raises(PermissionDenied):
+        await store.update_campaign(GUILD, campaign.id, PLAYER, language="de")
