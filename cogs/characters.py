@@ -63,22 +63,22 @@ from storage.models import (
     Weapon,
 )
 from storage.transfer import MAX_IMPORT_BYTES, read_import
-from wire import limits
+from wire import i18n, limits
 from wire.health import DamageKind, Pool
-from wire.i18n import tr
+from wire.i18n import N_, tr, trc, trn
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKILL_MAX)]
-IMPORT_RUNNING = "An import of yours is already running; wait for it to finish."
+IMPORT_RUNNING = N_("An import of yours is already running; wait for it to finish.")
 PROBLEMS_SHOWN = 15
 """Problems of a sheet text listed one a line; more are counted (the first ones are to fix)."""
 
 
 def _table(values: dict[str, int]) -> str:
     if not values:
-        return "none"
+        return tr("none")
     lines = [
         f"{inert(name)} **{value}**"
         for name, value in sorted(values.items(), key=lambda i: i[0].casefold())
@@ -89,26 +89,40 @@ def _table(values: dict[str, int]) -> str:
 
 def _weapons(weapons: tuple[Weapon, ...]) -> str:
     if not weapons:
-        return "none"
+        return tr("none")
     lines = [
-        f"**{inert(w.name)}**: base {w.base}, {inert(w.attribute)} + {inert(w.skill)}"
-        + ("" if w.damage_kind is DamageKind.LETHAL else f", {w.kind}")
+        tr(
+            "**{name}**: base {base}, {attribute} + {skill}",
+            name=inert(w.name),
+            base=w.base,
+            attribute=inert(w.attribute),
+            skill=inert(w.skill),
+        )
+        + ("" if w.damage_kind is DamageKind.LETHAL else f", {tr(w.kind)}")
         for w in weapons
     ]
     return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
 
 
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
-    kind = "NPC" if character.is_npc else f"player character of <@{character.owner_id}>"
+    kind = (
+        tr("NPC")
+        if character.is_npc
+        else tr("player character of {owner}", owner=f"<@{character.owner_id}>")
+    )
     embed = discord.Embed(
-        title=clip(inert(character.name) + (" (active)" if active else ""), EMBED_TITLE_MAX),
+        title=clip(
+            inert(character.name) + (" " + tr("(active)") if active else ""), EMBED_TITLE_MAX
+        ),
         description=kind,
         colour=NEUTRAL,
     )
     embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
     embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
     embed.add_field(name=tr("Weapons"), value=_weapons(character.weapons), inline=False)
-    embed.add_field(name=tr("Shield"), value="yes (can block)" if character.shield else "no")
+    embed.add_field(
+        name=tr("Shield"), value=tr("yes (can block)") if character.shield else tr("no")
+    )
     embed.add_field(name=tr("Health"), value=sheet_health(character))
     if character.notes:
         embed.add_field(
@@ -122,11 +136,11 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
 def sheet_health(character: Character) -> str:
     """The pools with where the maximum comes from, and the armour a table set."""
     health = character.health()
-    hp_from = "set" if character.hp_max is not None else "20 + Constitution + Resolve"
+    hp_from = tr("set") if character.hp_max is not None else tr("20 + Constitution + Resolve")
     parts = [f"{pool_text(health, Pool.HP)} ({hp_from})", pool_text(health, Pool.THP)]
     if health.wp_max:
         parts.append(pool_text(health, Pool.WP))
-    parts.append(f"armour {character.armour}")
+    parts.append(tr("armour {armour}", armour=character.armour))
     return " · ".join(parts)
 
 
@@ -134,14 +148,22 @@ def sheet_problems(error: SheetTextError, override: str) -> str:
     """Every problem of a sheet text, one a line, and how to write it; `override` says how to
     keep a name the did-you-mean refused."""
     problems = error.problems
-    count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
-    lines = [f"The sheet text has {count}; nothing was saved:"]
+    lines = [
+        trn(
+            "The sheet text has {n} problem; nothing was saved:",
+            "The sheet text has {n} problems; nothing was saved:",
+            len(problems),
+        )
+    ]
     lines += [f"- {inert(problem)}" for problem in problems[:PROBLEMS_SHOWN]]
     if len(problems) > PROBLEMS_SHOWN:
-        lines.append(f"- and {len(problems) - PROBLEMS_SHOWN} more")
-    tail = f"Write it as `{EXAMPLE}`: attributes, then `;`, then skills."
+        lines.append("- " + tr("and {n} more", n=len(problems) - PROBLEMS_SHOWN))
+    tail = tr("Write it as `{example}`: attributes, then `;`, then skills.", example=tr(EXAMPLE))
     if error.near_names:
-        tail += f" A name close to a known one is refused as a likely typo; {override} keeps it."
+        tail += " " + tr(
+            "A name close to a known one is refused as a likely typo; {override} keeps it.",
+            override=override,
+        )
     lines.append(tail)
     return clip("\n".join(lines), CONTENT_MAX)
 
@@ -154,9 +176,19 @@ def checked_name(name: str, known: list[str], kind: str, new: bool) -> str:
         return same
     close = None if new else near_name(name, known)
     if close is not None:
+        params = {"name": inert(name), "close": inert(close)}
         raise UserError(
-            f"{inert(name)}: did you mean {inert(close)}? To add {inert(name)} as a new {kind} "
-            "anyway, add `new:true`."
+            tr(
+                "{name}: did you mean {close}? To add {name} as a new attribute anyway, add "
+                "`new:true`.",
+                **params,
+            )
+            if kind == "attribute"
+            else tr(
+                "{name}: did you mean {close}? To add {name} as a new skill anyway, add "
+                "`new:true`.",
+                **params,
+            )
         )
     return name
 
@@ -185,8 +217,12 @@ def stat_changes(before: Character, after: Character) -> str:
                 changed.append(f"{inert(was_name)} → {inert(name)}")
         removed += [inert(name) for key, (name, _) in old_by.items() if key not in new_by]
     parts = [
-        f"{label} {', '.join(names)}"
-        for label, names in (("added", added), ("changed", changed), ("removed", removed))
+        f"{tr(label)} {', '.join(names)}"
+        for label, names in (
+            (N_("added"), added),
+            (N_("changed"), changed),
+            (N_("removed"), removed),
+        )
         if names
     ]
     return "; ".join(parts)
@@ -199,7 +235,9 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
     if character.is_npc:
         raise UserError(tr("Only a GM can edit an NPC's sheet."))
     if character.owner_id != actor:
-        raise UserError(f"Only {inert(character.name)}'s player or a GM can edit this sheet.")
+        raise UserError(
+            tr("Only {name}'s player or a GM can edit this sheet.", name=inert(character.name))
+        )
 
 
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
@@ -254,7 +292,8 @@ class Characters(commands.GroupCog, group_name="character"):
                     sheet, known_attributes=roller.campaign.attributes(), new_names=new
                 )
             except SheetTextError as error:
-                raise UserError(sheet_problems(error, "`new:true`")) from error
+                override = f"`{trc('name', 'new')}:true`"
+                raise UserError(sheet_problems(error, override)) from error
         character = await self.bot.store.create_character(
             roller.guild_id,
             roller.campaign.id,
@@ -266,10 +305,19 @@ class Characters(commands.GroupCog, group_name="character"):
             shield=shield,
             notes=notes,
         )
+        params = {"name": inert(character.name), "campaign": inert(roller.campaign.name)}
         await interaction.response.send_message(
-            f"Created {'NPC ' if npc else ''}**{inert(character.name)}** in "
-            f"{inert(roller.campaign.name)}. Add stats with **Edit** below, weapons with "
-            "`/character weapon`.",
+            tr(
+                "Created NPC **{name}** in {campaign}. Add stats with **Edit** below, weapons "
+                "with `/character weapon`.",
+                **params,
+            )
+            if npc
+            else tr(
+                "Created **{name}** in {campaign}. Add stats with **Edit** below, weapons with "
+                "`/character weapon`.",
+                **params,
+            ),
             embed=sheet_embed(character),
             view=sheet_view(character),
             ephemeral=npc,
@@ -284,7 +332,9 @@ class Characters(commands.GroupCog, group_name="character"):
         character = await self._target(roller, name)
         active = roller.character is not None and roller.character.id == character.id
         if character.is_npc and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(f"{inert(character.name)} is an NPC; only the GMs see NPC sheets.")
+            raise UserError(
+                tr("{name} is an NPC; only the GMs see NPC sheets.", name=inert(character.name))
+            )
         await interaction.response.send_message(
             embed=sheet_embed(character, active),
             view=sheet_view(character),
@@ -313,17 +363,20 @@ class Characters(commands.GroupCog, group_name="character"):
         lines = [
             f"**{inert(c.name)}**"
             + (f" (<@{c.owner_id}>)" if not c.is_npc else "")
-            + (" ← active" if roller.character and roller.character.id == c.id else "")
+            + (" ← " + tr("active") if roller.character and roller.character.id == c.id else "")
             for c in found
         ]
+        campaign = inert(roller.campaign.name)
         embed = discord.Embed(
             title=clip(
-                f"{'NPCs' if npcs else 'Characters'} in {inert(roller.campaign.name)}",
+                tr("NPCs in {campaign}", campaign=campaign)
+                if npcs
+                else tr("Characters in {campaign}", campaign=campaign),
                 EMBED_TITLE_MAX,
             ),
             description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
             if lines
-            else "None yet: /character create",
+            else tr("None yet: /character create"),
             colour=NEUTRAL,
         )
         await interaction.response.send_message(embed=embed, ephemeral=npcs)
@@ -362,7 +415,7 @@ class Characters(commands.GroupCog, group_name="character"):
             raise UserError(tr("Set one stat at a time: attribute or skill."))
         stat = attribute or skill
         if stat and value is None:
-            raise UserError(f"Give the value for {inert(stat)}.")
+            raise UserError(tr("Give the value for {stat}.", stat=inert(stat)))
         if value is not None and not stat:
             raise UserError(tr("Name the attribute or skill that value is for."))
         if not stat and shield is None and notes is None and not rename:
@@ -393,14 +446,17 @@ class Characters(commands.GroupCog, group_name="character"):
             changed += [
                 label
                 for label, given in (
-                    ("shield", shield is not None),
-                    ("notes", notes is not None),
-                    (f"name {inert(rename or '')}", bool(rename)),
+                    (tr("shield"), shield is not None),
+                    (tr("notes"), notes is not None),
+                    (tr("name {name}", name=inert(rename or "")), bool(rename)),
                 )
                 if given
             ]
         await interaction.response.send_message(
-            f"Updated {inert(character.name)}: {', '.join(changed)}.", ephemeral=True
+            tr(
+                "Updated {name}: {changes}.", name=inert(character.name), changes=", ".join(changed)
+            ),
+            ephemeral=True,
         )
 
     @app_commands.command(name="weapon", description="Add or replace a weapon on a sheet")
@@ -443,11 +499,21 @@ class Characters(commands.GroupCog, group_name="character"):
             character.name,
             Weapon(weapon, base, attribute, skill, kind.value if kind else "lethal"),
         )
+        params = {
+            "name": inert(character.name),
+            "weapon": inert(weapon),
+            "base": base,
+            "attribute": inert(attribute),
+            "skill": inert(skill),
+        }
         await interaction.response.send_message(
-            f"{inert(character.name)} wields **{inert(weapon)}** "
-            f"(base {base}, {inert(attribute)} + {inert(skill)}"
-            + (f", {kind.value}" if kind else "")
-            + ").",
+            tr(
+                "{name} wields **{weapon}** (base {base}, {attribute} + {skill}, {kind}).",
+                kind=tr(kind.value),
+                **params,
+            )
+            if kind
+            else tr("{name} wields **{weapon}** (base {base}, {attribute} + {skill}).", **params),
             ephemeral=True,
         )
 
@@ -544,11 +610,14 @@ class Characters(commands.GroupCog, group_name="character"):
                 )
             except StorageError as error:  # the question is settled either way: say how
                 return inert(str(error))  # a storage message is plain text
-            return f"Deleted {inert(character.name)}."
+            return tr("Deleted {name}.", name=inert(character.name))
 
         await interaction.response.send_message(
-            f"Delete **{inert(character.name)}** and its sheet for good? Its logged rolls stay in "
-            "the history. Export it first if you may want it back.",
+            tr(
+                "Delete **{name}** and its sheet for good? Its logged rolls stay in the history. "
+                "Export it first if you may want it back.",
+                name=inert(character.name),
+            ),
             view=Confirm(self.bot, roller.user_id, interaction, delete),
             ephemeral=True,
         )
@@ -563,7 +632,11 @@ class Characters(commands.GroupCog, group_name="character"):
             roller.guild_id, roller.campaign.id, roller.user_id, name
         )
         await interaction.response.send_message(
-            f"You now roll as **{inert(character.name)}** in {inert(roller.campaign.name)}.",
+            tr(
+                "You now roll as **{name}** in {campaign}.",
+                name=inert(character.name),
+                campaign=inert(roller.campaign.name),
+            ),
             ephemeral=True,
         )
 
@@ -582,7 +655,7 @@ class Characters(commands.GroupCog, group_name="character"):
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         filename = "".join(ch if ch.isalnum() else "-" for ch in character.name)[:40] or "character"
         await interaction.response.send_message(
-            f"{inert(character.name)}, ready for `/character import` in any server.",
+            tr("{name}, ready for `/character import` in any server.", name=inert(character.name)),
             file=discord.File(io.BytesIO(raw), filename=f"{filename}.json"),
             ephemeral=True,
         )
@@ -598,11 +671,15 @@ class Characters(commands.GroupCog, group_name="character"):
     ) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise UserError(
-                f"{inert(file.filename)} is {file.size:,} bytes; an import takes at most 1 MiB."
+                tr(
+                    "{file} is {size} bytes; an import takes at most 1 MiB.",
+                    file=inert(file.filename),
+                    size=i18n.number(file.size),
+                )
             )
         user = interaction.user.id
         if user in self.importing:
-            raise UserError(IMPORT_RUNNING)
+            raise UserError(tr(IMPORT_RUNNING))
         self.importing.add(user)
         try:
             roller = await load_roller(self.bot, interaction)
@@ -622,11 +699,17 @@ class Characters(commands.GroupCog, group_name="character"):
         finally:
             self.importing.discard(user)
         names = ", ".join(inert(c.name) for c in imported[:20])
-        more = f" and {len(imported) - 20} more" if len(imported) > 20 else ""
+        more = " " + tr("and {n} more", n=len(imported) - 20) if len(imported) > 20 else ""
         await interaction.followup.send(
             clip(
-                f"Imported {len(imported)} character(s) into {inert(roller.campaign.name)}: "
-                f"{names}{more}.",
+                trn(
+                    "Imported {n} character into {campaign}: {names}{more}.",
+                    "Imported {n} characters into {campaign}: {names}{more}.",
+                    len(imported),
+                    campaign=inert(roller.campaign.name),
+                    names=names,
+                    more=more,
+                ),
                 CONTENT_MAX,
             ),
             ephemeral=True,
@@ -647,16 +730,22 @@ class Characters(commands.GroupCog, group_name="character"):
             bad = unwritable([*character.attributes, *character.skills])
             if bad:
                 raise UserError(
-                    f"{', '.join(inert(n) for n in bad[:5])}: a comma or semicolon in a name "
-                    "cannot go in the form. Change such stats with `/character set` and "
-                    "`/character remove`."
+                    tr(
+                        "{names}: a comma or semicolon in a name cannot go in the form. Change "
+                        "such stats with `/character set` and `/character remove`.",
+                        names=", ".join(inert(n) for n in bad[:5]),
+                    )
                 )
             text = sheet_text(character.attributes, character.skills)
             if len(text) > SHEET_TEXT_MAX:
                 raise UserError(
-                    f"{inert(character.name)}'s sheet is {len(text):,} characters as text, more "
-                    f"than the form's {SHEET_TEXT_MAX:,}. Change it with `/character set` and "
-                    "`/character remove`."
+                    tr(
+                        "{name}'s sheet is {length} characters as text, more than the form's "
+                        "{most}. Change it with `/character set` and `/character remove`.",
+                        name=inert(character.name),
+                        length=i18n.number(len(text)),
+                        most=i18n.number(SHEET_TEXT_MAX),
+                    )
                 )
         await interaction.response.send_modal(sheet_form(character, text))
 
@@ -697,7 +786,13 @@ class Characters(commands.GroupCog, group_name="character"):
             )
         except SheetTextError as error:
             await interaction.response.send_message(
-                sheet_problems(error, "ticking **Keep new names as typed**"),
+                sheet_problems(
+                    error,
+                    tr(
+                        "ticking **{box}**",
+                        box=trc("form", "Keep new names as typed"),
+                    ),
+                ),
                 view=RetryForm(self.bot, interaction, campaign_id, character_id, text),
                 ephemeral=True,
             )
@@ -712,9 +807,9 @@ class Characters(commands.GroupCog, group_name="character"):
         )
         changes = stat_changes(before, after)
         said = clip(
-            f"Saved {inert(after.name)}'s sheet: {changes}."
+            tr("Saved {name}'s sheet: {changes}.", name=inert(after.name), changes=changes)
             if changes
-            else f"{inert(after.name)}'s sheet is unchanged.",
+            else tr("{name}'s sheet is unchanged.", name=inert(after.name)),
             CONTENT_MAX,
         )
         source = interaction.message

@@ -21,7 +21,7 @@ from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_m
 from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
-from wire.i18n import tr
+from wire.i18n import N_, tr, trc, trn
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -38,7 +38,10 @@ async def project_names(interaction: discord.Interaction, current: str) -> ac.Ch
         )
     except StorageError:
         return []
-    return ac.choices(((f"{p.item} (quality {p.quality})", p.item) for p in projects), current)
+    shown = (
+        (tr("{item} (quality {quality})", item=p.item, quality=p.quality), p.item) for p in projects
+    )
+    return ac.choices(shown, current)
 
 
 class Crafting(commands.GroupCog, group_name="craft"):
@@ -85,15 +88,34 @@ class Crafting(commands.GroupCog, group_name="craft"):
             goal=goal,
         )
         remembered = project.attribute and project.skill and project.target is not None
-        how = (
-            code(f"/craft roll item:{project.item}")
-            if remembered
-            else code(f"/craft roll item:{project.item} vs:<TN>")
+        roll_command = "/{craft} {roll} {item}:{name}".format(
+            craft=trc("name", "craft"),
+            roll=trc("name", "roll"),
+            item=trc("name", "item"),
+            name=project.item,
         )
-        aim = f", aiming for {project.goal}" if project.goal is not None else ""
+        how = (
+            code(roll_command)
+            if remembered
+            else code(f"{roll_command} {trc('name', 'vs')}:<{tr('TN')}>")
+        )
+        params = {
+            "who": inert(roller.name),
+            "item": inert(project.item),
+            "quality": project.quality,
+            "goal": project.goal,
+            "how": how,
+        }
         await interaction.response.send_message(
-            f"{inert(roller.name)} starts crafting **{inert(project.item)}** at quality "
-            f"{project.quality}{aim}. Roll with {how}."
+            tr(
+                "{who} starts crafting **{item}** at quality {quality}, aiming for {goal}. "
+                "Roll with {how}.",
+                **params,
+            )
+            if project.goal is not None
+            else tr(
+                "{who} starts crafting **{item}** at quality {quality}. Roll with {how}.", **params
+            )
         )
 
     @app_commands.command(
@@ -142,8 +164,11 @@ class Crafting(commands.GroupCog, group_name="craft"):
             vs = project.target
         if vs is None:
             raise UserError(
-                f"Give the target number with vs, or start {inert(project.item)} with vs "
-                "so every roll remembers it."
+                tr(
+                    "Give the target number with vs, or start {item} with vs so every roll "
+                    "remembers it.",
+                    item=inert(project.item),
+                )
             )
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
@@ -175,12 +200,14 @@ class Crafting(commands.GroupCog, group_name="craft"):
             )
         except Conflict as error:
             raise UserError(
-                f"Another roll on {inert(project.item)} landed first, so this one was not applied. "
-                "Roll again."
+                tr(
+                    "Another roll on {item} landed first, so this one was not applied. Roll again.",
+                    item=inert(project.item),
+                )
             ) from error
         embed = craft_embed(roller.name, project.item, result, goal=project.goal)
         await deliver(
-            self.bot, interaction, roller, embed, record, what="crafting roll", logged=True
+            self.bot, interaction, roller, embed, record, what=N_("crafting roll"), logged=True
         )
 
     @app_commands.command(name="show", description="Show your crafting projects, or one of them")
@@ -201,17 +228,23 @@ class Crafting(commands.GroupCog, group_name="craft"):
         if not projects:
             raise UserError(tr("You have no crafting projects here. Start one with /craft start."))
         embed = discord.Embed(
-            title=clip(f"{inert(roller.name)}: crafting", EMBED_TITLE_MAX), colour=NEUTRAL
+            title=clip(tr("{who}: crafting", who=inert(roller.name)), EMBED_TITLE_MAX),
+            colour=NEUTRAL,
         )
         for project in projects[:EMBED_MAX_FIELDS]:
             embed.add_field(
                 name=clip(inert(project.item), EMBED_FIELD_NAME_MAX),
-                value=f"Quality **{progress(project.quality, project.goal)}** after "
-                f"{project.rolls} roll(s)",
+                value=trn(
+                    "Quality **{quality}** after {n} roll",
+                    "Quality **{quality}** after {n} rolls",
+                    project.rolls,
+                    quality=progress(project.quality, project.goal),
+                ),
                 inline=False,
             )
         if len(projects) > EMBED_MAX_FIELDS:
-            embed.set_footer(text=f"and {len(projects) - EMBED_MAX_FIELDS} more")
+            embed.set_footer(text=tr("and {n} more", n=len(projects) - EMBED_MAX_FIELDS))
+
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="finish", description="Finish a project: it keeps its final quality")
@@ -224,8 +257,14 @@ class Crafting(commands.GroupCog, group_name="craft"):
             roller.guild_id, roller.campaign.id, roller.user_id, item
         )
         await interaction.response.send_message(
-            f"{inert(roller.name)} finishes **{inert(project.item)}** at quality "
-            f"**{project.quality}** after {project.rolls} roll(s)."
+            trn(
+                "{who} finishes **{item}** at quality **{quality}** after {n} roll.",
+                "{who} finishes **{item}** at quality **{quality}** after {n} rolls.",
+                project.rolls,
+                who=inert(roller.name),
+                item=inert(project.item),
+                quality=project.quality,
+            )
         )
 
 

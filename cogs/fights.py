@@ -22,12 +22,14 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt
 from cogs.utils.options import DieFace, Name
 from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import (
     NextButton,
     health_line,
+    pool_name,
     refresh_tracker,
     tracker_embed,
     tracker_view,
@@ -35,7 +37,7 @@ from cogs.utils.tracker import (
 from storage.models import Campaign, Combatant, Fight, HealthTarget, NewCombatant, TurnChange
 from wire import limits
 from wire.health import Pool
-from wire.i18n import tr
+from wire.i18n import N_, tr, trn
 from wire.initiative import roll_initiative
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 MAX_COPIES = 20
 T = TypeVar("T")
-NO_FIGHT = "No fight is running in this channel. A GM starts one with /fight start."
+NO_FIGHT = N_("No fight is running in this channel. A GM starts one with /fight start.")
 POOL_CHOICES = [
     app_commands.Choice(name="HP (lethal)", value="hp"),
     app_commands.Choice(name="THP (non-lethal)", value="thp"),
@@ -79,28 +81,47 @@ def turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
     if current.controller_id is not None and not current.is_npc:
         who += f" (<@{current.controller_id}>)"
         mentions = discord.AllowedMentions(users=[discord.Object(current.controller_id)])
-    lines = [f"Round {fight.round}{' begins' if change.new_round else ''}: {who}'s turn."]
+    lines = [
+        tr("Round {round} begins: {who}'s turn.", round=fight.round, who=who)
+        if change.new_round
+        else tr("Round {round}: {who}'s turn.", round=fight.round, who=who)
+    ]
     lines += [
-        f"{inert(effect)} on {inert(name)} has ended." for name, effect in change.ended_effects
+        tr("{effect} on {name} has ended.", effect=inert(effect), name=inert(name))
+        for name, effect in change.ended_effects
     ]
     return "\n".join(lines), mentions
 
 
 def summary_embed(fight: Fight) -> discord.Embed:
     embed = discord.Embed(
-        title=clip(f"⚔️ {inert(fight.name)}: over after {fight.round} round(s)", 256),
+        title=clip(
+            "⚔️ "
+            + trn(
+                "{fight}: over after {n} round",
+                "{fight}: over after {n} rounds",
+                fight.round,
+                fight=inert(fight.name),
+            ),
+            256,
+        ),
         colour=NEUTRAL,
     )
     lines = [
-        f"**{inert(c.name)}**: dealt {c.dealt}, took {c.taken}"
-        + (" · down" if c.health.down else "")
+        tr(
+            "**{name}**: dealt {dealt}, took {taken}",
+            name=inert(c.name),
+            dealt=c.dealt,
+            taken=c.taken,
+        )
+        + (f" · {tr('down')}" if c.health.down else "")
         for c in sorted(fight.combatants, key=lambda c: c.position)
     ]
-    embed.description = clip("\n".join(lines) or "Nobody fought.", 4096)
+    embed.description = clip("\n".join(lines) or tr("Nobody fought."), 4096)
     down = [inert(c.name) for c in fight.combatants if c.health.down]
     embed.add_field(
         name=tr("Down"),
-        value=clip(", ".join(down) or "nobody", EMBED_FIELD_VALUE_MAX),
+        value=clip(", ".join(down) or tr("nobody"), EMBED_FIELD_VALUE_MAX),
         inline=False,
     )
     return embed
@@ -138,16 +159,20 @@ class Fights(commands.GroupCog, group_name="fight"):
     async def _fight(self, roller: Roller) -> Fight:
         fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
         if fight is None:
-            raise UserError(NO_FIGHT)
+            raise UserError(tr(NO_FIGHT))
         return fight
 
     async def _campaign(self, fight: Fight) -> Campaign:
-        return await self.bot.store.get_campaign_by_id(fight.guild_id, fight.campaign_id)
+        campaign = await self.bot.store.get_campaign_by_id(fight.guild_id, fight.campaign_id)
+        adopt(campaign)
+        return campaign
 
     def _combatant(self, fight: Fight, name: str) -> Combatant:
         found = fight.find(name)
         if found is None:
-            raise UserError(f"{inert(name)} is not in this fight. The tracker lists who is.")
+            raise UserError(
+                tr("{name} is not in this fight. The tracker lists who is.", name=inert(name))
+            )
         return found
 
     # ---- /fight start, join, add, remove --------------------------------------------------
@@ -157,7 +182,11 @@ class Fights(commands.GroupCog, group_name="fight"):
     async def start(self, interaction: discord.Interaction, name: Name | None = None) -> None:
         roller = await load_roller(self.bot, interaction)
         fight = await self.bot.store.start_fight(
-            roller.guild_id, roller.campaign.id, roller.channel_id, roller.user_id, name or "Fight"
+            roller.guild_id,
+            roller.campaign.id,
+            roller.channel_id,
+            roller.user_id,
+            name or tr("Fight"),
         )
         await interaction.response.send_message(
             embed=tracker_embed(fight, roller.campaign, numbers=roller.campaign.show_npc_health),
@@ -189,11 +218,26 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.add_combatants(
             roller.guild_id, fight.id, roller.user_id, [entry]
         )
+        params = {
+            "name": inert(sheet.name),
+            "fight": inert(fight.name),
+            "total": rolled.total(),
+            "face": rolled.die.face,
+            "reaction": reaction,
+            "surprised": surprised,
+        }
         await interaction.response.send_message(
-            f"**{inert(sheet.name)}** joins **{inert(fight.name)}**: initiative "
-            f"{rolled.total()} (d20 {rolled.die.face} + Reaction {reaction}"
-            + (f" - {surprised} surprised" if surprised else "")
-            + ")."
+            tr(
+                "**{name}** joins **{fight}**: initiative {total} (d20 {face} + Reaction "
+                "{reaction} - {surprised} surprised).",
+                **params,
+            )
+            if surprised
+            else tr(
+                "**{name}** joins **{fight}**: initiative {total} (d20 {face} + Reaction "
+                "{reaction}).",
+                **params,
+            )
         )
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
@@ -216,12 +260,15 @@ class Fights(commands.GroupCog, group_name="fight"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         if not roller.campaign.is_gm(roller.user_id):
-            raise roller.campaign.gm_only("add NPCs to a fight")
+            raise roller.campaign.gm_only(N_("add NPCs to a fight"))
         fight = await self._fight(roller)
         sheet = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, npc)
         if not sheet.is_npc:
             raise UserError(
-                f"{inert(sheet.name)} is a player character: its player joins with /fight join."
+                tr(
+                    "{name} is a player character: its player joins with /fight join.",
+                    name=inert(sheet.name),
+                )
             )
         rolled = roll_initiative(
             die_for(self.bot, initiative, False), sheet.attribute("Reaction") or 0, surprised
@@ -234,9 +281,14 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.add_combatants(
             roller.guild_id, fight.id, roller.user_id, entries
         )
+        added = ", ".join(f"**{inert(n)}**" for n in names)
         await interaction.response.send_message(
-            f"Added {', '.join(f'**{inert(n)}**' for n in names)} to **{inert(fight.name)}** "
-            f"at initiative {rolled.total()}.",
+            tr(
+                "Added {names} to **{fight}** at initiative {total}.",
+                names=added,
+                fight=inert(fight.name),
+                total=rolled.total(),
+            ),
             ephemeral=True,
         )
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
@@ -252,7 +304,9 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.remove_combatant(
             roller.guild_id, fight.id, roller.user_id, gone.id
         )
-        await interaction.response.send_message(f"**{inert(gone.name)}** leaves the fight.")
+        await interaction.response.send_message(
+            tr("**{name}** leaves the fight.", name=inert(gone.name))
+        )
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     # ---- turns and effects -----------------------------------------------------------------
@@ -273,7 +327,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.get_fight(interaction.guild_id, button.fight_id)
         if fight is None or fight.ended:
             await interaction.response.edit_message(view=None)
-            await interaction.followup.send("This fight is over.", ephemeral=True)
+            await interaction.followup.send(tr("This fight is over."), ephemeral=True)
             return
         guild_id, edits = interaction.guild_id, self.bot.tracker_edits
         change, number = await edits.read(
@@ -317,7 +371,9 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.add_effect(
             roller.guild_id, fight.id, roller.user_id, target.id, name, rounds
         )
-        lasting = f"for {rounds} round(s)" if rounds else "until the fight ends"
+        lasting = (
+            trn("for {n} round", "for {n} rounds", rounds) if rounds else tr("until the fight ends")
+        )
         await interaction.response.send_message(
             f"**{inert(target.name)}**: {inert(name)}, {lasting}."
         )
@@ -344,11 +400,13 @@ class Fights(commands.GroupCog, group_name="fight"):
             # Deleted, or out of reach: the new tracker is what counts.
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
-                    content="The tracker moved to the bottom of the channel.", embed=None, view=None
+                    content=tr("The tracker moved to the bottom of the channel."),
+                    embed=None,
+                    view=None,
                 )
         if campaign.is_gm(roller.user_id) and not campaign.show_npc_health:
             await interaction.followup.send(
-                "With the NPCs' numbers, for you only:",
+                tr("With the NPCs' numbers, for you only:"),
                 embed=tracker_embed(fight, campaign, numbers=True),
                 ephemeral=True,
             )
@@ -447,10 +505,14 @@ class Health(commands.GroupCog, group_name="health"):
             roller.guild_id, roller.campaign.id, roller.user_id
         )
         change = entry.change
-        pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
         await interaction.response.send_message(
-            f"Undone: {inert(entry.target_name)} {pool} {change.before} → {change.after} "
-            f"is back at {change.before}.",
+            tr(
+                "Undone: {name} {pool} {before} → {after} is back at {before}.",
+                name=inert(entry.target_name),
+                pool=pool_name(change.pool),
+                before=change.before,
+                after=change.after,
+            ),
             ephemeral=entry.is_npc and not roller.campaign.show_npc_health,
         )
         fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)

@@ -9,13 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils.embeds import NEUTRAL
-from wire.i18n import tr
+from wire.i18n import N_, tr
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 COMMANDS = {
-    "Rolls": (
+    N_("Rolls"): N_(
         "`/check attr:3 skill:5 vs:13` a check against a target number\n"
         "`/check attr_name:Strength skill_name:Climbing vs:15` the same from your sheet\n"
         "`/attack str:3 skill:5 base:5 vs:13` an attack against the defender's total\n"
@@ -27,18 +27,18 @@ COMMANDS = {
         "(only you and the GMs see it); GMs add `npc` to roll as an NPC. **Roll again** "
         "repeats a roll with a fresh die."
     ),
-    "At the table": (
+    N_("At the table"): N_(
         "`/roll expression:4d6kh3+3` dice outside the rules: each die shown, dropped ones struck "
         "(`2d20kl1`, `3d6rr1`, `d100`; `label`, `private`)\n"
         "`/odds attack str:3 skill:5 base:5 vs:13` before you act: the exact chance of each "
         "result and of the damage, only to you (`public:true` shows it). Also `/odds check`, "
         "`/odds defend`, `/odds contest`; `opp_bonus` for an opponent who rolls too"
     ),
-    "Crafting": (
+    N_("Crafting"): N_(
         "`/craft start item:Sword` · `/craft roll item:Sword vs:15 attr:2 skill:4` · "
         "`/craft show` · `/craft finish item:Sword`"
     ),
-    "Characters": (
+    N_("Characters"): N_(
         "`/character create name:Jaime sheet:Strength 3, Reaction 2; Long swords 5, Parry 3` "
         "attributes before the `;`, skills after · **Edit** under a sheet changes them all at "
         "once · `/character weapon weapon:Long sword base:5 attribute:Strength "
@@ -47,14 +47,14 @@ COMMANDS = {
         "`/character delete` · `/character export` · `/character import`. Changes answer only "
         'you. A name close to a known one gets "did you mean...?"; `new:true` keeps it.'
     ),
-    "Campaigns": (
+    N_("Campaigns"): N_(
         "`/campaign create name:Dragonfall` · `/campaign use name:Dragonfall` binds this channel · "
         "`/campaign info` · `/campaign settings npc_take10:false gm_channel:#gm` · "
         "`/campaign attributes names:Strength, Reaction, Charisma` (GMs; `reset:true`) · "
         "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
         "`/history` the campaign's recent rolls"
     ),
-    "Fights": (
+    N_("Fights"): N_(
         "GM: `/fight start name:Ambush` posts the tracker; players `/fight join`; "
         "`/fight add npc:Goblin count:3` adds Goblin 1-3, each with its own health. "
         "**Next turn** or `/fight next` moves on (the next player is pinged). "
@@ -64,7 +64,7 @@ COMMANDS = {
         "pool` for the rest; `/health undo` (GMs). `/character health` sets armour, "
         "willpower and overrides."
     ),
-    "GMs and privacy": (
+    N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
         "`/campaign settings npc_modifiers:true`. `/privacy info` says what the bot keeps; "
@@ -72,7 +72,7 @@ COMMANDS = {
     ),
 }
 
-RULES = (
+RULES = N_(
     "**Check:** d20 + attribute + skill (+ modifier) against a target number (TN). "
     "Meeting the TN succeeds.\n"
     "**Degrees:** one per full two points: DoS = (total - TN) / 2 on a success, "
@@ -89,13 +89,15 @@ RULES = (
 
 def help_embed() -> discord.Embed:
     embed = discord.Embed(
-        title="WIRE bot",
-        description="Rolls for WIRE with degrees of success, damage and the odds before the roll.",
+        title=tr("WIRE bot"),
+        description=tr(
+            "Rolls for WIRE with degrees of success, damage and the odds before the roll."
+        ),
         colour=NEUTRAL,
     )
     for name, value in COMMANDS.items():
-        embed.add_field(name=name, value=value, inline=False)
-    embed.add_field(name=tr("The rules in brief"), value=RULES, inline=False)
+        embed.add_field(name=tr(name), value=tr(value), inline=False)
+    embed.add_field(name=tr("The rules in brief"), value=tr(RULES), inline=False)
     return embed
 
 

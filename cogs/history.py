@@ -17,13 +17,23 @@ from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, cl
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import FREE_ROLL_SOURCE, load_roller
 from cogs.utils.text import code, inert
+from cogs.utils.tracker import pool_name
 from storage.models import HealthEntry, RollRecord, RollState
+from wire.i18n import N_, tr
 
 UNSETTLED = {
-    RollState.WAITING: "waiting for the defence",
-    RollState.DEFENDED: "defended with buttons",
-    RollState.EXPIRED: "expired without a defence",
+    RollState.WAITING: N_("waiting for the defence"),
+    RollState.DEFENDED: N_("defended with buttons"),
+    RollState.EXPIRED: N_("expired without a defence"),
 }
+KINDS = {
+    "check": N_("check"),
+    "attack": N_("attack"),
+    "defend": N_("defend"),
+    "contest": N_("contest"),
+    "craft": N_("craft"),
+}
+"""A logged roll's kind as a history line names it."""
 
 FREE_ROLL_SHOWN = 40
 """Characters of a /roll's expression in its history line."""
@@ -36,26 +46,30 @@ def history_line(record: RollRecord) -> str:
     """One roll in one line: who, what, total against what, degrees and damage."""
     who = inert(record.character_name) if record.character_name else f"<@{record.user_id}>"
     when = f"<t:{int(record.created_at.timestamp())}:R>" if record.created_at else ""
-    what = record.kind
+    what = tr(KINDS.get(record.kind, record.kind))
     if record.state is not RollState.RESOLVED:
         # An attack on a player character: its defence roll (its own line) has the damage.
-        target = inert(str(record.inputs.get("target", "a player character")))
-        return (
-            f"{when} **{who}** attack on {target}: total {record.total}, {UNSETTLED[record.state]}"
+        target = inert(str(record.inputs.get("target") or tr("a player character")))
+        return f"{when} " + tr(
+            "**{who}** attack on {target}: total {total}, {state}",
+            who=who,
+            target=target,
+            total=record.total,
+            state=tr(UNSETTLED[record.state]),
         )
     if record.die_source == FREE_ROLL_SOURCE:
         return free_roll_line(record, when, who)
-    against = f" vs {record.target}" if record.target is not None else ""
-    degrees = f"{record.degrees} {'DoS' if record.success else 'DoF'}"
+    against = " " + tr("vs {target}", target=record.target) if record.target is not None else ""
+    degrees = f"{record.degrees} {tr('DoS') if record.success else tr('DoF')}"
     if record.raw_degrees > record.degrees:
-        degrees += f" (capped from {record.raw_degrees})"
+        degrees += " " + tr("(capped from {raw})", raw=record.raw_degrees)
     line = f"{when} **{who}** {what}: {record.total}{against}, {degrees}"
     if record.damage is not None:
-        line += f", {record.damage} damage"
+        line += ", " + tr("{amount} damage", amount=record.damage)
     if record.hidden:
-        line += " (hidden)"
+        line += " " + tr("(hidden)")
     if record.die_source == "take10":
-        line += " · took 10"
+        line += " · " + tr("took 10")
     return line
 
 
@@ -63,13 +77,14 @@ def free_roll_line(record: RollRecord, when: str, who: str) -> str:
     """A /roll has a total but no target or degrees: its expression (cut short, so 25 rolls
     still fit one reply) and its total. Like a check's, its label stays out of the line."""
     expression = clip(str(record.inputs.get("expression", "dice")), FREE_ROLL_SHOWN)
-    line = f"{when} **{who}** roll {clip(code(expression), FREE_ROLL_SHOWN + 2)}: {record.total}"
+    line = f"{when} **{who}** {tr('roll')} {clip(code(expression), FREE_ROLL_SHOWN + 2)}: "
+    line += str(record.total)
     if record.hidden:
-        line += " (hidden)"
+        line += " " + tr("(hidden)")
     return line
 
 
-HEALTH_WORDS = {"attack": "hit", "damage": "damage", "heal": "healed", "set": "set"}
+HEALTH_WORDS = {"attack": N_("hit"), "damage": N_("damage"), "heal": N_("healed"), "set": N_("set")}
 
 
 def health_history_line(entry: HealthEntry, *, numbers: bool) -> str:
@@ -77,15 +92,15 @@ def health_history_line(entry: HealthEntry, *, numbers: bool) -> str:
     when = f"<t:{int(entry.created_at.timestamp())}:R>" if entry.created_at else ""
     change, name = entry.change, inert(entry.target_name)
     if entry.is_npc and not numbers:
-        moved = "lost health" if change.after < change.before else "gained health"
-        line = f"{when} **{name}** {moved} ({HEALTH_WORDS.get(entry.reason, entry.reason)})"
+        moved = tr("lost health") if change.after < change.before else tr("gained health")
+        line = f"{when} **{name}** {moved} ({tr(HEALTH_WORDS.get(entry.reason, entry.reason))})"
     else:
-        pool = change.pool.value.upper()
+        pool = pool_name(change.pool)
         line = (
             f"{when} **{name}** {pool} {change.before} → {change.after} "
-            f"({HEALTH_WORDS.get(entry.reason, entry.reason)})"
+            f"({tr(HEALTH_WORDS.get(entry.reason, entry.reason))})"
         )
-    return line + (" (undone)" if entry.undone else "")
+    return line + (" " + tr("(undone)") if entry.undone else "")
 
 
 class History(commands.Cog):
@@ -128,12 +143,20 @@ class History(commands.Cog):
             (h.created_at, health_history_line(h, numbers=numbers)) for h in health
         ]
         dated.sort(key=lambda pair: pair[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
-        title = f"Recent rolls in {inert(roller.campaign.name)}"
-        if user:
-            title += f" by {inert(user.display_name)}"
+        campaign = inert(roller.campaign.name)
+        title = (
+            tr(
+                "Recent rolls in {campaign} by {user}",
+                campaign=campaign,
+                user=inert(user.display_name),
+            )
+            if user
+            else tr("Recent rolls in {campaign}", campaign=campaign)
+        )
         embed = discord.Embed(title=clip(title, EMBED_TITLE_MAX), colour=NEUTRAL)
         if not dated:
-            embed.description = "No rolls yet."
+            embed.description = tr("No rolls yet.")
+
         lines: list[str] = []
         used = 0
         for _, line in dated[:count]:

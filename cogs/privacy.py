@@ -14,11 +14,12 @@ from discord.ext import commands
 
 from cogs.utils.confirm import Confirm
 from cogs.utils.embeds import NEUTRAL
+from wire.i18n import N_, tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
 
-STORED = (
+STORED = N_(
     "**What the bot keeps about you**, in every server you play in: your characters (their "
     "sheets, notes and health), which one is active in each campaign, your crafting projects, "
     "the rolls and changes of health you made (the log behind /history), the fights you are "
@@ -38,7 +39,7 @@ class Privacy(commands.GroupCog, group_name="privacy"):
 
     @app_commands.command(name="info", description="What the bot keeps about you, and for how long")
     async def info(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="Your data", description=STORED, colour=NEUTRAL)
+        embed = discord.Embed(title=tr("Your data"), description=tr(STORED), colour=NEUTRAL)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
@@ -49,20 +50,23 @@ class Privacy(commands.GroupCog, group_name="privacy"):
 
         async def forget() -> str:
             counts = await self.bot.store.delete_user_data(user_id)
-            done = ", ".join(f"{n} {what}" for what, n in counts.items())
-            return f"Done: the bot forgot you in every server ({done})."
+            done = ", ".join(f"{n} {tr(what)}" for what, n in counts.items())
+            return tr("Done: the bot forgot you in every server ({done}).", done=done)
 
         await interaction.response.send_message(
-            "Delete **everything** the bot keeps about you in **every** server: your characters, "
-            "your roll history, your crafting projects, your active choices and GM roles? This "
-            "cannot be undone; export characters you want to keep first (`/character export`).",
+            tr(
+                "Delete **everything** the bot keeps about you in **every** server: your "
+                "characters, your roll history, your crafting projects, your active choices and GM "
+                "roles? This cannot be undone; export characters you want to keep first "
+                "(`/character export`)."
+            ),
             view=Confirm(
                 self.bot,
                 user_id,
                 interaction,
                 forget,
-                confirm_label="Delete all my data",
-                nothing_done="Nothing was deleted.",
+                confirm_label=trc("button", "Delete all my data"),
+                nothing_done=tr("Nothing was deleted."),
             ),
             ephemeral=True,
         )

@@ -83,6 +83,7 @@ from storage.validation import (
     normal_text,
 )
 from wire import limits
+from wire.i18n import N_
 
 log = logging.getLogger("wire.storage")
 
@@ -122,7 +123,7 @@ class _Access(NamedTuple):
         if self.actor_is_gm:
             return
         if self.is_npc:
-            raise self.campaign.gm_only("change NPCs")
+            raise self.campaign.gm_only(N_("change NPCs"))
         if self.owner_id != actor_id:
             raise PermissionDenied(OWN_ONLY)
 
@@ -261,7 +262,7 @@ class RuleStore(RuleFights, Store):
         guild_id: int,
         campaign_id: int,
         actor_id: int,
-        action: str = "do that",
+        action: str = N_("do that"),
     ) -> Campaign:
         campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
         if not campaign.is_gm(actor_id):
@@ -361,11 +362,11 @@ class RuleStore(RuleFights, Store):
     ) -> Campaign:
         binding = {"guild_id": guild_id, "channel_id": channel_id}
         async with self._write(guild_id) as tx:
-            await self._require_gm(tx, guild_id, campaign_id, actor_id, "play it in a channel")
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("play it in a channel"))
             bound = await _first(tx, "channel_binding", binding)
             if bound is not None and bound[0] != campaign_id:
                 await self._require_gm(
-                    tx, guild_id, bound[0], actor_id, "move this channel to another campaign"
+                    tx, guild_id, bound[0], actor_id, N_("move this channel to another campaign")
                 )
             await tx.execute("bind_channel", {**binding, "campaign_id": campaign_id})
             return await self._campaign_by_id(tx, guild_id, campaign_id)
@@ -378,7 +379,7 @@ class RuleStore(RuleFights, Store):
                 raise NotFound(
                     "This channel is not bound to a campaign; it uses the server's default one."
                 )
-            await self._require_gm(tx, guild_id, bound[0], actor_id, "unbind this channel")
+            await self._require_gm(tx, guild_id, bound[0], actor_id, N_("unbind this channel"))
             await tx.execute("unbind_channel", binding)
 
     async def update_campaign(
@@ -403,7 +404,7 @@ class RuleStore(RuleFights, Store):
             "npc_take10": npc_take10,
         }
         async with self._write(guild_id) as tx:
-            await self._require_gm(tx, guild_id, campaign_id, actor_id, "change its settings")
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("change its settings"))
             for flag, value in flags.items():
                 if value is not None:
                     await tx.execute(f"campaign_set_{flag}", {**where, "value": int(bool(value))})
@@ -422,7 +423,7 @@ class RuleStore(RuleFights, Store):
             stored = json_text(list(clean_attribute_names(names)), "attribute names")
         async with self._write(guild_id) as tx:
             await self._require_gm(
-                tx, guild_id, campaign_id, actor_id, "change its attribute names"
+                tx, guild_id, campaign_id, actor_id, N_("change its attribute names")
             )
             await tx.execute(
                 "campaign_set_attribute_names",
@@ -434,7 +435,7 @@ class RuleStore(RuleFights, Store):
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
         async with self._write(guild_id) as tx:
-            await self._require_gm(tx, guild_id, campaign_id, actor_id, "add GMs")
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("add GMs"))
             await tx.execute("add_gm", {"campaign_id": campaign_id, "user_id": int(user_id)})
             return await self._campaign_by_id(tx, guild_id, campaign_id)
 
@@ -442,7 +443,7 @@ class RuleStore(RuleFights, Store):
         self, guild_id: int, campaign_id: int, actor_id: int, user_id: int
     ) -> Campaign:
         async with self._write(guild_id) as tx:
-            campaign = await self._require_gm(tx, guild_id, campaign_id, actor_id, "remove GMs")
+            campaign = await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("remove GMs"))
             if user_id not in campaign.gm_ids:
                 raise NotFound(
                     f"That user is not a GM of {campaign.name} (the server's managers always "
@@ -570,12 +571,12 @@ class RuleStore(RuleFights, Store):
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if is_npc:
                 if not campaign.is_gm(actor_id):
-                    raise campaign.gm_only("create NPCs")
+                    raise campaign.gm_only(N_("create NPCs"))
                 owner = int(actor_id)
             else:
                 owner = int(actor_id if owner_id is None else owner_id)
                 if owner != actor_id and not campaign.is_gm(actor_id):
-                    raise campaign.gm_only("create characters for other players")
+                    raise campaign.gm_only(N_("create characters for other players"))
             await self._check_room(tx, campaign_id, is_npc, 1)
             row = await _first(
                 tx,
@@ -762,7 +763,7 @@ class RuleStore(RuleFights, Store):
             this = {"character_id": access.id}
             if owner_id is not None and owner_id != access.owner_id:
                 if not access.actor_is_gm:
-                    raise access.campaign.gm_only("give a character away")
+                    raise access.campaign.gm_only(N_("give a character away"))
                 owner = {**this, "owner_id": int(owner_id)}
                 await tx.execute("character_set_owner", owner)
                 # The old owner may no longer use it, unless they are a GM.
@@ -843,7 +844,7 @@ class RuleStore(RuleFights, Store):
             access = await self._access(tx, guild_id, campaign_id, user_id, character)
             if not access.actor_is_gm:
                 if access.is_npc:
-                    raise access.campaign.gm_only("play NPCs")
+                    raise access.campaign.gm_only(N_("play NPCs"))
                 if access.owner_id != user_id:
                     raise PermissionDenied("You can only make your own characters active.")
             await tx.execute(
@@ -1300,7 +1301,7 @@ class RuleStore(RuleFights, Store):
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             is_gm = campaign.is_gm(actor_id)
             if plan.kind == "campaign" and not is_gm:
-                raise campaign.gm_only("import a whole campaign")
+                raise campaign.gm_only(N_("import a whole campaign"))
             npcs = [sheet.name for sheet in sheets if sheet.is_npc]
             if npcs and not is_gm:
                 raise campaign.gm_only(f"import NPCs ({', '.join(npcs[:5])})")
@@ -1357,13 +1358,13 @@ class RuleStore(RuleFights, Store):
 
     async def delete_user_data(self, user_id: int) -> dict[str, int]:
         deletes = {
-            "rolls": "forget_user_rolls",
-            "projects": "forget_user_projects",
-            "active choices": "forget_user_active",
-            "GM roles": "forget_user_gm_roles",
-            "health changes": "forget_user_health",
-            "combatants": "forget_user_combatants",
-            "characters": "forget_user_characters",
+            N_("rolls"): "forget_user_rolls",
+            N_("projects"): "forget_user_projects",
+            N_("active choices"): "forget_user_active",
+            N_("GM roles"): "forget_user_gm_roles",
+            N_("health changes"): "forget_user_health",
+            N_("combatants"): "forget_user_combatants",
+            N_("characters"): "forget_user_characters",
         }
         counts: dict[str, int] = {}
         async with self._write(WHOLE_STORE) as tx:

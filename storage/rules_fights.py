@@ -39,6 +39,7 @@ from wire.health import (
     heal,
     set_pool,
 )
+from wire.i18n import N_
 from wire.initiative import Initiative
 
 MAX_COMBATANTS = 50
@@ -145,7 +146,7 @@ class RuleFights:
         async with self._write(guild_id) as tx:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
-                raise campaign.gm_only("start a fight")
+                raise campaign.gm_only(N_("start a fight"))
             running = await tx.fetch("running_fight_of_channel", where)
             if running:
                 raise Conflict(
@@ -166,7 +167,7 @@ class RuleFights:
             is_gm = campaign.is_gm(actor_id)
             for entry in new:
                 if entry.is_npc and not is_gm:
-                    raise campaign.gm_only("add NPCs to a fight")
+                    raise campaign.gm_only(N_("add NPCs to a fight"))
                 if not entry.is_npc and entry.controller_id != actor_id and not is_gm:
                     raise PermissionDenied("You can only bring your own character into a fight.")
                 limits.SURPRISE.check(entry.initiative.surprise, "The surprise penalty")
@@ -253,7 +254,7 @@ class RuleFights:
             round_number, new_round = fight.round, False
             if current is None:
                 if not campaign.is_gm(actor_id):
-                    raise campaign.gm_only("begin the first turn")
+                    raise campaign.gm_only(N_("begin the first turn"))
                 upcoming = order[0]
             else:
                 if not current.may_act(actor_id, campaign):
@@ -329,7 +330,7 @@ class RuleFights:
             fight = await self._running(tx, guild_id, fight_id)
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             if not campaign.is_gm(actor_id):
-                raise campaign.gm_only("end a fight")
+                raise campaign.gm_only(N_("end a fight"))
             await tx.execute("end_fight", {"fight_id": fight_id})
             ended = await self._load_fight(tx, guild_id, fight_id)
             assert ended is not None
@@ -475,7 +476,7 @@ class RuleFights:
         async with self._write(guild_id) as tx:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
-                raise campaign.gm_only("undo a change of health")
+                raise campaign.gm_only(N_("undo a change of health"))
             rows = await tx.fetch(
                 "last_health_change", {"guild_id": guild_id, "campaign_id": campaign_id}
             )

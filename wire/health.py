@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from wire.errors import RulesError
-from wire.i18n import tr
+from wire.i18n import N_, tr
 
 BASE_HEALTH = 20
 
@@ -142,7 +142,7 @@ def set_pool(health: Health, value: int, pool: Pool) -> tuple[Health, HealthChan
     return health.with_current(pool, after), HealthChange(pool, before, after, value)
 
 
-DESCRIPTORS = ("unhurt", "wounded", "badly wounded", "down")
+DESCRIPTORS = (N_("unhurt"), N_("wounded"), N_("badly wounded"), N_("down"))
 """From best to worst."""
 
 

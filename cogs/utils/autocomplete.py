@@ -16,6 +16,7 @@ from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHO
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
 from storage.models import Campaign, Character
+from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -165,7 +166,8 @@ async def _characters(
         )
     except StorageError:
         return []
-    return choices(((f"{c.name}{' (NPC)' if c.is_npc else ''}", c.name) for c in found), current)
+    npc = " (" + tr("NPC") + ")"
+    return choices(((f"{c.name}{npc if c.is_npc else ''}", c.name) for c in found), current)
 
 
 async def any_character(interaction: discord.Interaction, current: str) -> Choices:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.utils.errors import UserError
-from wire.i18n import tr
+from wire import i18n
+from wire.i18n import tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -33,14 +34,17 @@ class Confirm(discord.ui.View):
         origin: discord.Interaction,
         action: Callable[[], Awaitable[str]],
         *,
-        confirm_label: str = "Delete",
-        nothing_done: str = "Nothing was deleted.",
+        confirm_label: str | None = None,
+        nothing_done: str | None = None,
     ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.bot, self.chooser_id, self.origin, self.action = bot, chooser_id, origin, action
-        self.nothing_done = nothing_done
+        self.language = i18n.language()
+        """The question's language: the timeout's note speaks it too, outside the interaction."""
+        self.nothing_done = nothing_done or tr("Nothing was deleted.")
         token = secrets.token_hex(8)
-        self.confirm.label = confirm_label
+        self.confirm.label = confirm_label or trc("button", "Delete")
+        self.cancel.label = trc("button", "Cancel")
         self.confirm.custom_id = f"wire:confirm:{token}:yes"
         self.cancel.custom_id = f"wire:confirm:{token}:no"
         self.custom_ids = {self.confirm.custom_id, self.cancel.custom_id}
@@ -53,10 +57,10 @@ class Confirm(discord.ui.View):
     async def on_timeout(self) -> None:
         """Take the buttons away, so nobody presses a choice that no longer listens."""
         self.bot.live_components -= self.custom_ids
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException), i18n.speaking(self.language):
             late = self.nothing_done[:1].lower() + self.nothing_done[1:]
             await self.origin.edit_original_response(
-                content=f"No answer in time; {late}", view=None
+                content=tr("No answer in time; {late}", late=late), view=None
             )
 
     def _require_chooser(self, interaction: discord.Interaction) -> None:

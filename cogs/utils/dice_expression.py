@@ -26,7 +26,7 @@ from d20 import diceast
 from cogs.utils.errors import UserError
 from cogs.utils.text import code, inert
 from wire import i18n
-from wire.i18n import tr
+from wire.i18n import N_, tr
 
 EXPRESSION_MAX = 100
 """Characters in an expression: any real roll is far shorter."""
@@ -35,14 +35,14 @@ MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_TOTAL = 10**9
 """Beyond any dice roll; it keeps arithmetic on long numbers out of the roll log's integers."""
-EXAMPLES = "`2d6+3`, `4d6kh3` (keep the highest 3) or `d100`"
+EXAMPLES = N_("`2d6+3`, `4d6kh3` (keep the highest 3) or `d100`")
 
 
 class DiceError(UserError):
     """An expression refused: the message names the problem and shows examples."""
 
     def __init__(self, problem: str) -> None:
-        super().__init__(f"{problem} Try {EXAMPLES}.")
+        super().__init__(f"{problem} " + tr("Try {examples}.", examples=tr(EXAMPLES)))
 
 
 @dataclass(frozen=True, slots=True)

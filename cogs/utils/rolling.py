@@ -90,11 +90,15 @@ class Roller:
             return Modifier(untrained(name), 0)
         if found is None:
             message = (
-                "{sheet} has no attribute {name}. Add it with /character set, or give a number "
-                "with {option}."
+                N_(
+                    "{sheet} has no attribute {name}. Add it with /character set, or give a "
+                    "number with {option}."
+                )
                 if kind == "attribute"
-                else "{sheet} has no skill {name}. Add it with /character set, or give a number "
-                "with {option}."
+                else N_(
+                    "{sheet} has no skill {name}. Add it with /character set, or give a number "
+                    "with {option}."
+                )
             )
             raise UserError(
                 tr(message, sheet=inert(sheet.name), name=quoted(name), option=trc("name", option))

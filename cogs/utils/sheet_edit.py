@@ -21,7 +21,7 @@ from cogs.utils.discord_limits import clip
 from cogs.utils.errors import UserError
 from cogs.utils.sheet_text import EXAMPLE, SHEET_TEXT_MAX
 from storage.models import Character
-from wire.i18n import tr
+from wire.i18n import tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -48,7 +48,7 @@ class EditButton(discord.ui.DynamicItem[discord.ui.Button], template=EDIT_ID):
     def __init__(self, campaign_id: int, character_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Edit",
+                label=trc("button", "Edit"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=edit_id(campaign_id, character_id),
             )
@@ -90,18 +90,21 @@ def sheet_view(character: Character) -> discord.ui.View:
 def sheet_form(character: Character, text: str) -> discord.ui.Modal:
     """The form with `text` filled in, ready to send (and not kept: see the module's notes)."""
     form = discord.ui.Modal(
-        title=clip(f"Edit {character.name}", MODAL_TITLE_MAX),
+        title=clip(tr("Edit {name}", name=character.name), MODAL_TITLE_MAX),
         custom_id=f"wire:sheet:{character.campaign_id}:{character.id}:form",
     )
     form.add_item(
         discord.ui.Label(
-            text="Attributes ; skills",
-            description="Name and number, commas between; attributes, then ; then skills",
+            text=trc("form", "Attributes ; skills"),
+            description=trc(
+                "form description",
+                "Name and number, commas between; attributes, then ; then skills",
+            ),
             component=discord.ui.TextInput(
                 custom_id=TEXT_ID,
                 style=discord.TextStyle.paragraph,
                 default=text or None,
-                placeholder=EXAMPLE,
+                placeholder=tr(EXAMPLE),
                 required=False,
                 max_length=SHEET_TEXT_MAX,
             ),
@@ -109,8 +112,10 @@ def sheet_form(character: Character, text: str) -> discord.ui.Modal:
     )
     form.add_item(
         discord.ui.Label(
-            text="Keep new names as typed",
-            description="Add a name close to a known one anyway (no did-you-mean)",
+            text=trc("form", "Keep new names as typed"),
+            description=trc(
+                "form description", "Add a name close to a known one anyway (no did-you-mean)"
+            ),
             component=discord.ui.Checkbox(custom_id=NEW_ID),
         )
     )
@@ -155,6 +160,8 @@ class RetryForm(discord.ui.View):
         self.bot, self.origin, self.text = bot, origin, text
         self.campaign_id, self.character_id = campaign_id, character_id
         self.retry.custom_id = f"wire:sheet:retry:{secrets.token_hex(8)}"
+        self.retry.label = trc("button", "Fix it")
+
         bot.live_components.add(self.retry.custom_id)
 
     async def on_timeout(self) -> None:

@@ -22,10 +22,11 @@ from cogs.utils.discord_limits import MODAL_TEXT_MAX, clip
 from storage.models import MAX_ATTRIBUTES, MAX_SKILLS, NAME_MAX
 from storage.validation import normal_text, text_problem
 from wire import limits
+from wire.i18n import N_, tr
 
 SHEET_TEXT_MAX = MODAL_TEXT_MAX
 """The longest sheet text: what Discord's form takes, so a created sheet can be edited too."""
-EXAMPLE = "Strength 3, Reaction 2; Long swords 5, Parry 3"
+EXAMPLE = N_("Strength 3, Reaction 2; Long swords 5, Parry 3")
 SEPARATORS = ",;"
 """What splits the text; a stat name holding one cannot be written as sheet text."""
 
@@ -102,7 +103,10 @@ def parse_sheet(text: str) -> tuple[SheetStats, list[str]]:
     sections = _unquoted(normal_text(text)).split(";")
     if len(sections) > 2:
         problems.append(
-            f"{len(sections) - 1} semicolons: use one, between the attributes and the skills"
+            tr(
+                "{count} semicolons: use one, between the attributes and the skills",
+                count=len(sections) - 1,
+            )
         )
     parts = (sections[0], ",".join(sections[1:]))
     tables: list[dict[str, int]] = []
@@ -115,12 +119,16 @@ def parse_sheet(text: str) -> tuple[SheetStats, list[str]]:
                 continue
             name, value = read
             if name.casefold() in seen:
-                problems.append(f"{_shown(name)} is listed twice")
+                problems.append(tr("{name} is listed twice", name=_shown(name)))
                 continue
             seen.add(name.casefold())
             table[name] = value
         if len(table) > most:
-            problems.append(f"{len(table)} {kind}s: a sheet holds at most {most}")
+            problems.append(
+                tr("{count} attributes: a sheet holds at most {most}", count=len(table), most=most)
+                if kind == "attribute"
+                else tr("{count} skills: a sheet holds at most {most}", count=len(table), most=most)
+            )
         tables.append(table)
     return SheetStats(*tables), problems
 
@@ -131,19 +139,26 @@ def _entry(
     match = _ENTRY.fullmatch(entry)
     if match is None:
         if len(entry.split()) > 1:
-            problems.append(f"'{_shown(entry)}': the value must be a number")
+            problems.append(tr("'{entry}': the value must be a number", entry=_shown(entry)))
         else:
-            problems.append(f"'{_shown(entry)}': no value; write the name, then a number")
+            problems.append(
+                tr("'{entry}': no value; write the name, then a number", entry=_shown(entry))
+            )
         return None
     name, digits = match["name"].strip(), match["value"].replace("\u2212", "-")
     problem = text_problem(name, NAME_MAX)
     if problem:
-        problems.append(f"'{_shown(name)}': the name {problem}")
+        problems.append(tr("'{name}': the name {problem}", name=_shown(name), problem=problem))
         return None
     # Three digits are past every range; more are not worth turning into a number.
     value = int(digits) if len(digits.lstrip("+-")) <= 3 else None
     if value is None or not limit.low <= value <= limit.high:
-        problems.append(f"{_shown(name)} {digits}: {kind}s go {limit.low} to {limit.high}")
+        params = {"name": _shown(name), "value": digits, "low": limit.low, "high": limit.high}
+        problems.append(
+            tr("{name} {value}: attributes go {low} to {high}", **params)
+            if kind == "attribute"
+            else tr("{name} {value}: skills go {low} to {high}", **params)
+        )
         return None
     return name, value
 
@@ -157,7 +172,7 @@ def _spelled(
         if same is None and not new_names:
             close = near_name(name, known)
             if close is not None:
-                problems.append(f"{_shown(name)}: did you mean {close}?")
+                problems.append(tr("{name}: did you mean {close}?", name=_shown(name), close=close))
         spelled[same or name] = value
     return spelled
 

@@ -24,6 +24,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
 from wire.health import Health, Pool, descriptor, looks
+from wire.i18n import N_, tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -32,25 +33,30 @@ log = logging.getLogger("wire.fights")
 
 T = TypeVar("T")
 NEXT_ID = re.compile(r"wire:fight:(?P<fight>[0-9]+):(?P<step>[0-9]+):next")
-POOL_NAMES = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}
+POOL_NAMES = {Pool.HP: N_("HP"), Pool.THP: N_("THP"), Pool.WP: N_("WP")}
+
+
+def pool_name(pool: Pool) -> str:
+    """HP, THP, WP: LP, TLP, WK in German."""
+    return tr(POOL_NAMES[pool])
 
 
 def pool_text(health: Health, pool: Pool) -> str:
-    return f"{POOL_NAMES[pool]} {health.current(pool)}/{health.maximum(pool)}"
+    return f"{pool_name(pool)} {health.current(pool)}/{health.maximum(pool)}"
 
 
 def health_text(combatant: Combatant, *, numbers: bool) -> str:
     """HP always; THP once it differs from its maximum; WP where the sheet tracks it."""
     health = combatant.health
     if combatant.is_npc and not numbers:
-        return looks(health)
+        return tr(looks(health))
     parts = [pool_text(health, Pool.HP)]
     if health.thp != health.thp_max:
         parts.append(pool_text(health, Pool.THP))
     if health.wp_max:
         parts.append(pool_text(health, Pool.WP))
     text = " · ".join(parts)
-    return f"{text} · **down**" if health.down else text
+    return f"{text} · **{tr('down')}**" if health.down else text
 
 
 def health_line(entry: HealthEntry, *, numbers: bool) -> str:
@@ -58,25 +64,31 @@ def health_line(entry: HealthEntry, *, numbers: bool) -> str:
     change, name = entry.change, inert(entry.target_name)
     if entry.is_npc and not numbers:
         shown = looks(entry.health) if entry.health else descriptor(change.after, entry.maximum)
-        return f"{name} is {shown}."
-    pool = {Pool.HP: "HP", Pool.THP: "THP", Pool.WP: "WP"}[change.pool]
-    soaked = f" (armour took {change.armour})" if change.armour else ""
-    down = " · **down**" if change.after <= 0 < change.before else ""
+        return tr("{name} is {looks}.", name=name, looks=tr(shown))
+    pool = pool_name(change.pool)
+    soaked = " " + tr("(armour took {armour})", armour=change.armour) if change.armour else ""
+    down = f" · **{tr('down')}**" if change.after <= 0 < change.before else ""
     return f"{name}: {pool} {change.before} → {change.after}{soaked}{down}"
 
 
 def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) -> discord.Embed:
     """`numbers`: NPC health as numbers (for GMs, or a campaign that shows them)."""
-    state = f"ended after round {fight.round}" if fight.ended else f"round {fight.round}"
+    state = (
+        tr("ended after round {round}", round=fight.round)
+        if fight.ended
+        else tr("round {round}", round=fight.round)
+    )
     embed = discord.Embed(
         title=clip(f"⚔️ {inert(fight.name)}: {state}", EMBED_TITLE_MAX), colour=NEUTRAL
     )
     current = fight.current()
     lines = []
     if not fight.combatants:
-        lines.append("Nobody yet. Players: `/fight join`. GMs: `/fight add npc:`.")
+        lines.append(tr("Nobody yet. Players: `/fight join`. GMs: `/fight add npc:`."))
     elif current is None and not fight.ended:
-        lines.append("Everyone in? A GM begins the first turn with **Next turn** or `/fight next`.")
+        lines.append(
+            tr("Everyone in? A GM begins the first turn with **Next turn** or `/fight next`.")
+        )
     for combatant in fight.order():
         marker = "▶" if current is not None and combatant.id == current.id else "·"
         effects = "".join(
@@ -89,7 +101,7 @@ def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) ->
         )
     embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if not fight.ended:
-        embed.set_footer(text="Next turn: the current combatant's player or a GM.")
+        embed.set_footer(text=tr("Next turn: the current combatant's player or a GM."))
     return embed
 
 
@@ -102,7 +114,7 @@ class NextButton(discord.ui.DynamicItem[discord.ui.Button], template=NEXT_ID):
     def __init__(self, fight_id: int, step: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Next turn",
+                label=trc("button", "Next turn"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"wire:fight:{fight_id}:{step}:next",
             )

@@ -234,7 +234,7 @@ async def test_export_then_import_in_another_server(world):
     bob = other.add_member(world.bob.user)
     done = await bob.slash(channel, "character import", file=("Jaime.json", raw))
     assert done.response.ephemeral
-    assert "Imported 1 character(s)" in done.response.content and "Jaime" in done.response.content
+    assert "Imported 1 character into" in done.response.content and "Jaime" in done.response.content
     embed = embed_of(await bob.slash(channel, "character show", name="Jaime"))
     assert field(embed, "Skills") == "Long swords **5**"
 

@@ -28,14 +28,14 @@ async def test_start_roll_show_finish(world):
     assert "Success: 5 DoS" in embed["description"]
     assert field(embed, "Total") == "**26** vs TN 15"
     assert field(embed, "Quality") == "0 + 5 = **5**"
-    assert await quality_shown(world) == "Quality **5** after 1 roll(s)"
+    assert await quality_shown(world) == "Quality **5** after 1 roll"
 
     embed = await craft(world, 1)  # 1 + 2 + 4 = 7 vs 15: 4 DoF
     assert "Failure: 4 DoF" in embed["description"]
     assert field(embed, "Quality") == "5 - 4 = **1**"
 
     done = await world.bob.slash(world.channel, "craft finish", item="Sword")
-    assert "finishes **Sword** at quality **1** after 2 roll(s)" in done.response.content
+    assert "finishes **Sword** at quality **1** after 2 rolls" in done.response.content
     gone = await world.bob.slash(world.channel, "craft show")
     assert gone.response.ephemeral and "no crafting projects" in gone.response.content
 
@@ -74,6 +74,6 @@ async def test_quality_survives_a_restart(world):
     await world.bob.slash(world.channel, "craft start", item="Sword")
     await craft(world, 20)
     await world.restart()
-    assert await quality_shown(world) == "Quality **5** after 1 roll(s)"
+    assert await quality_shown(world) == "Quality **5** after 1 roll"
     embed = await craft(world, 13)  # 19 vs 15: 2 DoS
     assert field(embed, "Quality") == "5 + 2 = **7**"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime
+from tests.discord_rules import embed_problems
 
 
 async def jaimes_attack(world) -> dict:
@@ -83,3 +84,39 @@ async def test_only_gms_fix_the_language(world, client_languages):
     reply = await world.bob.slash(world.channel, "campaign settings", language="en")
     assert reply.response.ephemeral
     assert reply.response.content.startswith("Nur ein Chronist von Default kann")
+
+
+async def test_a_fight_in_german_tracker_and_turns(world, client_languages):
+    from tests.commands.test_fights import fight_table, lines, tracker
+
+    for member in (world.alice, world.bob, world.carol):
+        client_languages.set(member, "de")
+    await fight_table(world)
+    shown = tracker(world).embeds[0]
+    assert shown.title == "⚔️ Ambush: Runde 1"
+    assert "Goblin 1** · unverletzt" in "\n".join(lines(tracker(world)))
+    assert shown.footer.text == "Nächster Zug: wer den aktuellen Kämpfer spielt, oder ein Chronist."
+    assert embed_problems(shown.to_dict()) == []
+    turn = await world.alice.slash(world.channel, "fight next")
+    assert "ist dran" in turn.response.content
+
+
+async def test_help_in_german_fits_discord(world, client_languages):
+    client_languages.set(world.bob, "de")
+    embed = embed_of(await world.bob.slash(world.channel, "help"))
+    assert embed["title"] == "WIRE-Bot"
+    assert [f["name"] for f in embed["fields"]][-1] == "Die Regeln in Kürze"
+    assert "Mindestwurf (MW)" in embed["fields"][-1]["value"]
+    assert embed_problems(embed) == []
+
+
+async def test_the_german_sheet_and_its_buttons(world, client_languages):
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    reply = await world.bob.slash(world.channel, "character show")
+    embed = embed_of(reply)
+    assert embed["title"] == "Jaime (aktiv)"
+    assert field(embed, "Waffen").startswith("**Long sword**: Grundschaden 5, Strength + Long")
+    labels = [c["label"] for row in reply.response.components for c in row["components"]]
+    assert labels == ["Bearbeiten"]
+    assert embed_problems(embed) == []

@@ -73,11 +73,11 @@ async def test_a_second_import_by_the_same_user_waits_for_the_first(world, monke
     assert "already running; wait for it to finish" in second.response.content
 
     assert reading.is_set()  # the first was still being read
-    assert "Imported 1 character(s)" in first.response.content
+    assert "Imported 1 character into" in first.response.content
     # Finished (and failed) imports free the user for the next one.
     again = await bob.slash(channel, "character import", file=("c.json", raw), replace=True)
-    assert "Imported 1 character(s)" in again.response.content
+    assert "Imported 1 character into" in again.response.content
     refused = await bob.slash(channel, "character import", file=("d.json", raw))
     assert "already has 'Jaime'" in refused.response.content
     last = await bob.slash(channel, "character import", file=("e.json", raw), replace=True)
-    assert "Imported 1 character(s)" in last.response.content
+    assert "Imported 1 character into" in last.response.content

@@ -16,11 +16,19 @@ from wire.i18n import speaking, tr, trc
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
 
-LIMITS = {"name": (32,), "choice": (100,), "button": (80,), None: (256, 1024, 2000)}
+LIMITS = {
+    "name": (32,),
+    "choice": (100,),
+    "button": (80,),
+    "form": (45,),
+    "form description": (100,),
+    None: (256, 1024, 2000),
+}
 """Discord's lengths a message can meet, by its context: a command or option name (32), a choice
-name (100), a button label (80); any other text may be an embed title or field name (256), a
-field value (1024) or a message (2000). Command descriptions (100) are checked in the synced
-payload (tests/commands/test_command_payload.py), whole embeds in the tests that build them."""
+name (100), a button label (80), a form's label (45) and its description (100); any other text
+may be an embed title or field name (256), a field value (1024) or a message (2000). Command
+descriptions (100) are checked in the synced payload (tests/commands/test_command_payload.py),
+whole embeds in the tests that build them."""
 
 
 def catalogue(path):
