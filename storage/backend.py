@@ -14,6 +14,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
+from wire.i18n import N_
+
 Params = dict[str, Any]
 Row = Sequence[Any]
 
@@ -21,7 +23,7 @@ WHOLE_STORE = None
 """The lock key of an operation that spans guilds (forgetting a user): it excludes every
 other write while it runs."""
 
-BUSY = "The campaign database is busy. Try again in a moment."
+BUSY = N_("The campaign database is busy. Try again in a moment.")
 
 
 class Transaction(Protocol):

@@ -61,13 +61,15 @@ class CheckReport:
 def _open_existing(path: Path) -> sqlite3.Connection:
     """A connection to a file that must already exist (sqlite3 would create an empty one)."""
     if not path.is_file():
-        raise StorageError(f"No database file at {path}.")
+        raise StorageError("No database file at {path}.", path=path)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise StorageError(f"{path} is not a usable SQLite database ({exc}).") from exc
+        raise StorageError(
+            "{path} is not a usable SQLite database ({exc}).", path=path, exc=exc
+        ) from exc
     return conn
 
 
@@ -121,7 +123,8 @@ def restore_database(backup: str | Path, target: str | Path) -> Path | None:
     report = check_database(backup)
     if not report.ok:
         raise StorageError(
-            f"The backup did not pass its check, nothing was restored: {report.summary()}"
+            "The backup did not pass its check, nothing was restored: {value}",
+            value=report.summary(),
         )
     saved: Path | None = None
     if target.exists():

@@ -8,7 +8,25 @@ from __future__ import annotations
 
 
 class StorageError(Exception):
-    """Base of every error a user can cause through the storage."""
+    """Base of every error a user can cause through the storage.
+
+    Raised as `NotFound("No campaign named {name} ...", name=repr(name))`: the message is an
+    English template with named placeholders and their values, so the bot shows it in the
+    user's language (the template is the catalogue's message id, see docs/i18n.md); `str()` is
+    the English text filled in, for logs and the CLI.
+    """
+
+    def __init__(self, template: str = "", /, **params: object) -> None:
+        self.template, self.params = template, params
+        super().__init__(template.format(**params) if params else template)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Raised in the worker process that reads imports too: pickled with its parameters.
+        return _rebuild, (type(self), self.template, self.params)
+
+
+def _rebuild(cls: type[StorageError], template: str, params: dict[str, object]) -> StorageError:
+    return cls(template, **params)
 
 
 class NotFound(StorageError):
@@ -37,7 +55,7 @@ class ImportRejected(StorageError):
         self.problems = problems
         shown = "; ".join(problems[:10])
         more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
-        super().__init__(f"Import rejected, nothing was written: {shown}{more}")
+        super().__init__("Import rejected, nothing was written: {problems}", problems=shown + more)
 
     def __reduce__(self) -> tuple[type[ImportRejected], tuple[list[str]]]:
         # Raised in the worker process that reads imports, and pickled back from there.
@@ -63,6 +81,9 @@ class GmOnly(PermissionDenied):
     def __init__(self, campaign_name: str, gm_ids: tuple[int, ...], action: str) -> None:
         self.campaign_name, self.gm_ids, self.action = campaign_name, gm_ids, action
         super().__init__(self.render(campaign_name))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), (self.campaign_name, self.gm_ids, self.action)
 
     def render(self, shown_name: str) -> str:
         listed = ", ".join(f"<@{gm}>" for gm in self.gm_ids[:10])

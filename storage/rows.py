@@ -36,7 +36,9 @@ def json_text(value: Any, what: str) -> str:
     try:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise InvalidValue(f"The {what} cannot be stored: it is not JSON data ({exc}).") from exc
+        raise InvalidValue(
+            "The {what} cannot be stored: it is not JSON data ({exc}).", what=what, exc=exc
+        ) from exc
 
 
 # ---- row conversion -------------------------------------------------------------------------

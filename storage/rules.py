@@ -95,13 +95,17 @@ IMPORT_REST_MAX = 1.0
 RECENT_ROLLS_MAX = 100
 
 # ---- messages -------------------------------------------------------------------------------
-OWN_ONLY = "You can only change your own characters."
-CAMPAIGN_GONE = "That campaign does not exist in this server (any more). /campaign list shows them."
-LOGGED_ELSEWHERE = "This interaction was already logged for another roll."
+OWN_ONLY = N_("You can only change your own characters.")
+CAMPAIGN_GONE = N_(
+    "That campaign does not exist in this server (any more). /campaign list shows them."
+)
+LOGGED_ELSEWHERE = N_("This interaction was already logged for another roll.")
 
 
 def _no_character(name: str) -> NotFound:
-    return NotFound(f"No character named {name!r} in this campaign. /character list shows them.")
+    return NotFound(
+        "No character named {name} in this campaign. /character list shows them.", name=repr(name)
+    )
 
 
 def _key(name: object) -> str:
@@ -330,8 +334,10 @@ class RuleStore(RuleFights, Store):
             [(count,)] = await tx.fetch("count_campaigns", {"guild_id": guild_id})
             if count >= MAX_CAMPAIGNS_PER_GUILD:
                 raise InvalidValue(
-                    f"This server has {count} campaigns, the limit is {MAX_CAMPAIGNS_PER_GUILD}. "
-                    "Play an existing one with `/campaign use`."
+                    "This server has {count} campaigns, the limit is "
+                    "{most}. Play an existing one with `/campaign use`.",
+                    count=count,
+                    most=MAX_CAMPAIGNS_PER_GUILD,
                 )
             row = await _first(
                 tx,
@@ -340,7 +346,8 @@ class RuleStore(RuleFights, Store):
             )
             if row is None:
                 raise NameTaken(
-                    f"This server already has a campaign named {name!r}. Pick another name."
+                    "This server already has a campaign named {name}. Pick another name.",
+                    name=repr(name),
                 )
             await tx.execute("insert_first_gm", {"campaign_id": row[0], "user_id": int(creator_id)})
             return await self._campaign_by_id(tx, guild_id, row[0])
@@ -350,7 +357,10 @@ class RuleStore(RuleFights, Store):
             "campaign_by_name", {"guild_id": guild_id, "name_key": _key(name)}
         )
         if not rows:
-            raise NotFound(f"No campaign named {name!r} in this server. /campaign list shows them.")
+            raise NotFound(
+                "No campaign named {name} in this server. /campaign list shows them.",
+                name=repr(name),
+            )
         return campaign_from_row(rows[0])
 
     async def list_campaigns(self, guild_id: int) -> list[Campaign]:
@@ -397,7 +407,9 @@ class RuleStore(RuleFights, Store):
     ) -> Campaign:
         where = {"campaign_id": campaign_id, "guild_id": guild_id}
         if language is not None and language != "" and not LANGUAGE_CODE.fullmatch(language):
-            raise InvalidValue(f"{language!r} is not a language code such as de or en.")
+            raise InvalidValue(
+                "{language} is not a language code such as de or en.", language=repr(language)
+            )
         flags = {
             "show_npc_health": show_npc_health,
             "show_npc_modifiers": show_npc_modifiers,
@@ -446,8 +458,9 @@ class RuleStore(RuleFights, Store):
             campaign = await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("remove GMs"))
             if user_id not in campaign.gm_ids:
                 raise NotFound(
-                    f"That user is not a GM of {campaign.name} (the server's managers always "
-                    "are, and cannot be removed)."
+                    "That user is not a GM of {name} (the server's managers always are, and "
+                    "cannot be removed).",
+                    name=campaign.name,
                 )
             gm = {"campaign_id": campaign_id, "user_id": int(user_id)}
             await tx.execute("remove_gm", gm)
@@ -489,7 +502,10 @@ class RuleStore(RuleFights, Store):
         if count + adding > cap:
             what = "NPCs" if npcs else "player characters"
             raise InvalidValue(
-                f"This campaign has {count} {what}; the limit is {cap}. Delete some first."
+                "This campaign has {count} {what}; the limit is {cap}. Delete some first.",
+                count=count,
+                what=what,
+                cap=cap,
             )
 
     async def _character_by_id(
@@ -593,8 +609,9 @@ class RuleStore(RuleFights, Store):
             )
             if row is None:
                 raise NameTaken(
-                    f"There is already a character named {name!r} in this campaign. "
-                    "Pick another name."
+                    "There is already a character named {name} in this campaign. Pick "
+                    "another name.",
+                    name=repr(name),
                 )
             character_id = row[0]
             await self._write_stats(tx, character_id, "attribute", attributes)
@@ -660,7 +677,10 @@ class RuleStore(RuleFights, Store):
             )
             if not exists and count >= STAT_COUNTS[kind]:
                 raise InvalidValue(
-                    f"{access.name} already has {count} {kind}s, the limit. Remove one first."
+                    "{name} already has {count} {kind}s, the limit. Remove one first.",
+                    name=access.name,
+                    count=count,
+                    kind=kind,
                 )
             await self._write_stats(tx, access.id, kind, {stat: value})
             return await self._character_by_id(tx, guild_id, campaign_id, access.id)
@@ -704,7 +724,12 @@ class RuleStore(RuleFights, Store):
                 {"delta": delta, "character_id": access.id, "kind": kind, "name_key": _key(stat)},
             )
             if row is None:
-                raise NotFound(f"{access.name} has no {kind} named {stat!r}.")
+                raise NotFound(
+                    "{name} has no {kind} named {stat}.",
+                    name=access.name,
+                    kind=kind,
+                    stat=repr(stat),
+                )
             check_stat(kind, row[0], row[1])  # out of range: rolled back
             return await self._character_by_id(tx, guild_id, campaign_id, access.id)
 
@@ -721,7 +746,12 @@ class RuleStore(RuleFights, Store):
             else:
                 removed = await tx.execute("delete_stat", {**where, "kind": kind})
             if removed == 0:
-                raise NotFound(f"{access.name} has no {kind} named {stat!r}.")
+                raise NotFound(
+                    "{name} has no {kind} named {stat}.",
+                    name=access.name,
+                    kind=kind,
+                    stat=repr(stat),
+                )
             return await self._character_by_id(tx, guild_id, campaign_id, access.id)
 
     async def set_weapon(
@@ -736,7 +766,9 @@ class RuleStore(RuleFights, Store):
             )
             if not exists and count >= MAX_WEAPONS:
                 raise InvalidValue(
-                    f"{access.name} already has {count} weapons, the limit. Remove one first."
+                    "{name} already has {count} weapons, the limit. Remove one first.",
+                    name=access.name,
+                    count=count,
                 )
             await self._write_weapons(tx, access.id, [weapon])
             return await self._character_by_id(tx, guild_id, campaign_id, access.id)
@@ -780,8 +812,9 @@ class RuleStore(RuleFights, Store):
                 )
                 if clash is not None:
                     raise NameTaken(
-                        f"There is already a character named {clash[0]!r} in this campaign. "
-                        "Pick another name."
+                        "There is already a character named {clash} in this campaign. Pick "
+                        "another name.",
+                        clash=repr(clash[0]),
                     )
                 await tx.execute(
                     "character_rename",
@@ -916,8 +949,9 @@ class RuleStore(RuleFights, Store):
             )
             if open_count >= MAX_OPEN_PROJECTS_PER_USER:
                 raise InvalidValue(
-                    f"You have {open_count} unfinished crafting projects here, the limit. "
-                    "Finish one with /craft finish first."
+                    "You have {open_count} unfinished crafting projects here, the limit. "
+                    "Finish one with /craft finish first.",
+                    open_count=open_count,
                 )
             row = await _first(
                 tx,
@@ -937,8 +971,9 @@ class RuleStore(RuleFights, Store):
             )
             if row is None:
                 raise NameTaken(
-                    f"You already have an unfinished project named {item!r}. "
-                    "Finish it first, or pick another name."
+                    "You already have an unfinished project named {item}. Finish it first, "
+                    "or pick another name.",
+                    item=repr(item),
                 )
             return await self._project_by_id(tx, guild_id, campaign_id, row[0])
 
@@ -968,8 +1003,9 @@ class RuleStore(RuleFights, Store):
         )
         if not rows:
             raise NotFound(
-                f"You have no unfinished project named {item!r} in this campaign. "
-                "Check the name, or start one."
+                "You have no unfinished project named {item} in this campaign. Check the "
+                "name, or start one.",
+                item=repr(item),
             )
         return project_from_row(rows[0])
 
@@ -1030,11 +1066,15 @@ class RuleStore(RuleFights, Store):
             if owner_id != record.user_id and not is_gm:
                 raise PermissionDenied("You can only roll for your own crafting projects.")
             if finished:
-                raise InvalidValue(f"{item!r} is already finished. Start a new project.")
+                raise InvalidValue(
+                    "{item} is already finished. Start a new project.", item=repr(item)
+                )
             if quality != expected_quality:
                 raise Conflict(
-                    f"Another roll for {item!r} landed first (its quality is now {quality}). "
-                    "Roll again."
+                    "Another roll for {item} landed first (its quality is now {quality}). "
+                    "Roll again.",
+                    item=repr(item),
+                    quality=quality,
                 )
             await tx.execute(
                 "project_set_quality", {"quality": new_quality, "project_id": project.id}
@@ -1059,13 +1099,14 @@ class RuleStore(RuleFights, Store):
                 project_id = rows[0][0]
             elif is_gm and rows:
                 raise InvalidValue(
-                    f"Several players have an unfinished project named {item!r}; "
-                    "its owner has to finish theirs."
+                    "Several players have an unfinished project named {item}; its owner has "
+                    "to finish theirs.",
+                    item=repr(item),
                 )
             else:
                 raise NotFound(
-                    f"You have no unfinished project named {item!r} in this campaign. "
-                    "Check the name."
+                    "You have no unfinished project named {item} in this campaign. Check the name.",
+                    item=repr(item),
                 )
             await tx.execute("finish_project", {"project_id": project_id})
             return await self._project_by_id(tx, guild_id, campaign_id, project_id)
@@ -1310,14 +1351,15 @@ class RuleStore(RuleFights, Store):
             if clashes and not replace:
                 names = ", ".join(repr(row[2]) for row in clashes[:10])
                 raise NameTaken(
-                    f"This campaign already has {names}. Rename them in the file, or import "
-                    "with replace to overwrite them."
+                    "This campaign already has {names}. Rename them in the file, or import "
+                    "with replace to overwrite them.",
+                    names=names,
                 )
             if not is_gm:
                 for row in clashes:
                     if row[4] or row[3] != actor_id:
                         raise PermissionDenied(
-                            f"{row[2]!r} is not yours, so the import cannot replace it."
+                            "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
                         )
             existing = {row[0] for row in clashes}
             for npcs in (False, True):

@@ -44,7 +44,7 @@ from wire.initiative import Initiative
 
 MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = 10
-FIGHT_GONE = "That fight is over (or was never in this server). /fight start begins one."
+FIGHT_GONE = N_("That fight is over (or was never in this server). /fight start begins one.")
 HEALTH_OPS = ("damage", "heal", "set")
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 
@@ -150,8 +150,9 @@ class RuleFights:
             running = await tx.fetch("running_fight_of_channel", where)
             if running:
                 raise Conflict(
-                    f"A fight is already running in this channel ({running[0][1]}). "
-                    "/fight show shows it; /fight end ends it."
+                    "A fight is already running in this channel ({value}). /fight show shows "
+                    "it; /fight end ends it.",
+                    value=running[0][1],
                 )
             [(fight_id,)] = await tx.fetch(
                 "insert_fight", {**where, "campaign_id": campaign_id, "name": name}
@@ -173,17 +174,18 @@ class RuleFights:
                 limits.SURPRISE.check(entry.initiative.surprise, "The surprise penalty")
             if len(fight.combatants) + len(new) > MAX_COMBATANTS:
                 raise InvalidValue(
-                    f"A fight holds at most {MAX_COMBATANTS} combatants; this one has "
-                    f"{len(fight.combatants)}."
+                    "A fight holds at most {most} combatants; this one has {count}.",
+                    most=MAX_COMBATANTS,
+                    count=len(fight.combatants),
                 )
             taken = {c.name.casefold() for c in fight.combatants}
             joined = {c.character_id for c in fight.combatants if not c.is_npc}
             position = max((c.position for c in fight.combatants), default=0)
             for entry in new:
                 if entry.name.casefold() in taken:
-                    raise NameTaken(f"{entry.name} is already in this fight.")
+                    raise NameTaken("{name} is already in this fight.", name=entry.name)
                 if not entry.is_npc and entry.character_id in joined:
-                    raise NameTaken(f"{entry.name} is already in this fight.")
+                    raise NameTaken("{name} is already in this fight.", name=entry.name)
                 taken.add(entry.name.casefold())
                 position += 1
                 (hp, thp, wp) = entry.maxima
@@ -259,7 +261,7 @@ class RuleFights:
             else:
                 if not current.may_act(actor_id, campaign):
                     raise PermissionDenied(
-                        f"It is {current.name}'s turn: only their player or a GM ends it."
+                        "It is {name}'s turn: only their player or a GM ends it.", name=current.name
                     )
                 ended = await self._count_down(tx, current)
                 place = order.index(current)
@@ -317,8 +319,9 @@ class RuleFights:
                 raise campaign.gm_only(f"put effects on {target.name}")
             if len(target.effects) >= MAX_EFFECTS_PER_COMBATANT:
                 raise InvalidValue(
-                    f"{target.name} has {MAX_EFFECTS_PER_COMBATANT} effects, the limit. "
-                    "End one first."
+                    "{name} has {most} effects, the limit. End one first.",
+                    name=target.name,
+                    most=MAX_EFFECTS_PER_COMBATANT,
                 )
             await tx.execute(
                 "insert_effect", {"combatant_id": combatant_id, "name": name, "rounds": rounds}
@@ -361,7 +364,7 @@ class RuleFights:
         interaction_id: int | None = None,
     ) -> HealthEntry:
         if op not in HEALTH_OPS:
-            raise InvalidValue(f"Unknown health change {op!r}: use damage, heal or set.")
+            raise InvalidValue("Unknown health change {op}: use damage, heal or set.", op=repr(op))
         limits.HEALTH.check(amount, "The amount")
         async with self._write(guild_id) as tx:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)

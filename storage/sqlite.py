@@ -138,8 +138,12 @@ class SqliteBackend:
             await asyncio.to_thread(prepare_database, path)
         except (OSError, sqlite3.DatabaseError) as exc:
             raise StorageError(
-                f"Cannot open the database {path}: {exc}. Check WIRE_DATABASE, the folder's "
-                "permissions, and that the file is a WIRE database."
+                (
+                    "Cannot open the database {path}: {exc}. Check WIRE_DATABASE, the "
+                    "folder's permissions, and that the file is a WIRE database."
+                ),
+                path=path,
+                exc=exc,
             ) from exc
         connections: list[aiosqlite.Connection] = []
         try:

@@ -185,17 +185,31 @@ def notes_problem(value: object) -> str | None:
 def clean_name(value: object, what: str) -> str:
     """The name as stored (see `normal_text`), or InvalidValue saying what is wrong."""
     if not isinstance(value, str):
-        raise InvalidValue(f"The {what} name is not usable: expected text, got {type_name(value)}.")
+        raise InvalidValue(
+            "The {what} name is not usable: expected text, got {type_name}.",
+            what=what,
+            type_name=type_name(value),
+        )
     problem = text_problem(value, NAME_MAX)
     if problem:
-        raise InvalidValue(f"The {what} name is not usable: the name {problem}. {problem.fix}")
+        raise InvalidValue(
+            "The {what} name is not usable: the name {problem}. {fix}",
+            what=what,
+            problem=problem,
+            fix=problem.fix,
+        )
     return normal_text(value)
 
 
 def check_kind(kind: str, *, weapon_ok: bool = False) -> str:
     kinds = (*STAT_KINDS, "weapon") if weapon_ok else STAT_KINDS
     if kind not in kinds:
-        raise InvalidValue(f"Unknown kind {kind!r}: use {', '.join(kinds[:-1])} or {kinds[-1]}.")
+        raise InvalidValue(
+            "Unknown kind {kind}: use {value} or {kinds}.",
+            kind=repr(kind),
+            value=", ".join(kinds[:-1]),
+            kinds=kinds[-1],
+        )
     return kind
 
 
@@ -203,24 +217,34 @@ def check_stat(kind: str, name: str, value: int) -> None:
     low, high = STAT_RANGES[kind]
     problem = int_problem(value, low, high)
     if problem:
-        raise InvalidValue(f"{name}: {problem}. {kind.capitalize()}s go from {low} to {high}.")
+        raise InvalidValue(
+            "{name}: {problem}. {value}s go from {low} to {high}.",
+            name=name,
+            problem=problem,
+            value=kind.capitalize(),
+            low=low,
+            high=high,
+        )
 
 
 def check_quality(value: int) -> None:
     problem = int_problem(value, QUALITY_MIN, QUALITY_MAX)
     if problem:
         raise InvalidValue(
-            f"Quality: {problem}. Crafting quality goes from {QUALITY_MIN} to {QUALITY_MAX}."
+            "Quality: {problem}. Crafting quality goes from {QUALITY_MIN} to {QUALITY_MAX}.",
+            problem=problem,
+            QUALITY_MIN=QUALITY_MIN,
+            QUALITY_MAX=QUALITY_MAX,
         )
 
 
 def clean_notes(value: object) -> str:
     """The notes as stored (see `normal_text`), or InvalidValue saying what is wrong."""
     if not isinstance(value, str):
-        raise InvalidValue(f"Notes: expected text, got {type_name(value)}.")
+        raise InvalidValue("Notes: expected text, got {type_name}.", type_name=type_name(value))
     problem = text_problem(value, NOTES_MAX, multiline=True, empty_ok=True)
     if problem:
-        raise InvalidValue(f"Notes: {problem}. {problem.fix}")
+        raise InvalidValue("Notes: {problem}. {fix}", problem=problem, fix=problem.fix)
     return normal_text(value)
 
 
@@ -231,11 +255,20 @@ def clean_weapon(weapon: Weapon) -> Weapon:
     problem = int_problem(weapon.base, BASE_MIN, BASE_MAX)
     if problem:
         raise InvalidValue(
-            f"{name} base damage: {problem}. Base damage goes from {BASE_MIN} to {BASE_MAX}."
+            "{name} base damage: {problem}. Base damage goes from {BASE_MIN} to {BASE_MAX}.",
+            name=name,
+            problem=problem,
+            BASE_MIN=BASE_MIN,
+            BASE_MAX=BASE_MAX,
         )
     kinds = [kind.value for kind in DamageKind]
     if weapon.kind not in kinds:
-        raise InvalidValue(f"{name} damage kind: use {', '.join(kinds)}, not {weapon.kind!r}.")
+        raise InvalidValue(
+            "{name} damage kind: use {value}, not {kind}.",
+            name=name,
+            value=", ".join(kinds),
+            kind=repr(weapon.kind),
+        )
     return Weapon(name, weapon.base, attribute, skill, weapon.kind)
 
 
@@ -260,7 +293,9 @@ def clean_attribute_names(names: Sequence[str]) -> tuple[str, ...]:
     if len(cleaned) > MAX_ATTRIBUTES:
         problems.append(f"{len(cleaned)} names, the limit is {MAX_ATTRIBUTES}")
     if problems:
-        raise InvalidValue(f"The attribute names are not usable: {'; '.join(problems)}.")
+        raise InvalidValue(
+            "The attribute names are not usable: {value}.", value="; ".join(problems)
+        )
     return tuple(cleaned)
 
 
@@ -274,13 +309,18 @@ def clean_stats(kind: str, stats: dict[str, int] | None) -> dict[str, int]:
         key = name.casefold()
         if key in seen:
             raise InvalidValue(
-                f"{kind.capitalize()} {name!r} is listed twice (as {seen[key]!r} too; names "
-                "ignore case). List it once."
+                "{value} {name} is listed twice (as {seen} too; names ignore case). List it once.",
+                value=kind.capitalize(),
+                name=repr(name),
+                seen=repr(seen[key]),
             )
         seen[key] = name
         cleaned[name] = value
     if len(cleaned) > STAT_COUNTS[kind]:
         raise InvalidValue(
-            f"{len(cleaned)} {kind}s is over the limit of {STAT_COUNTS[kind]}. Remove some."
+            "{count} {kind}s is over the limit of {STAT_COUNTS}. Remove some.",
+            count=len(cleaned),
+            kind=kind,
+            STAT_COUNTS=STAT_COUNTS[kind],
         )
     return cleaned

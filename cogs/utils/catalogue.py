@@ -2,7 +2,7 @@
 language's catalogue brought up to date with the code (`make messages` runs it).
 
 Two sources: the text in the code, found by Babel's extractor as `pybabel extract` would with
-the same keywords (`tr`, `trn`, `trc`, `N_`);
+the same keywords (`tr`, `trn`, `trc`, `N_`, and the storage errors raised with a template);
 and every command, group, option and choice name and description, read from the loaded command
 tree (they are plain strings in decorators, which no extractor sees). Then each `.po` is merged
 with the template like `pybabel update`: new messages come in empty, changed ones fuzzy, so a
@@ -32,8 +32,14 @@ KEYWORDS = {
     "trn": (1, 2),
     "trc": ((1, "c"), 2),
     "N_": None,
+    # The store raises its errors with an English template as the first argument and the
+    # values as keywords (storage/errors.py); the bot translates them by that template.
+    **dict.fromkeys(
+        ("StorageError", "NotFound", "NameTaken", "PermissionDenied", "InvalidValue", "Conflict"),
+        None,
+    ),
 }
-"""As `pybabel extract -k tr -k trn:1,2 -k trc:1c,2 -k N_` (no default keywords:
+"""As `pybabel extract -k tr -k trn:1,2 -k trc:1c,2 -k N_ -k NotFound ...` (no default keywords:
 the code has no `_`)."""
 
 

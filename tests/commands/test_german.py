@@ -120,3 +120,16 @@ async def test_the_german_sheet_and_its_buttons(world, client_languages):
     labels = [c["label"] for row in reply.response.components for c in row["components"]]
     assert labels == ["Bearbeiten"]
     assert embed_problems(embed) == []
+
+
+async def test_the_stores_refusals_speak_german(world, client_languages):
+    client_languages.set(world.bob, "de")
+    reply = await world.bob.slash(world.channel, "character show", name="Nobody")
+    assert reply.response.ephemeral
+    assert reply.response.content == (
+        "Kein Charakter namens 'Nobody' in dieser Kampagne. /charakter liste zeigt sie."
+    )
+    english = await world.carol.slash(world.channel, "character show", name="Nobody")
+    assert english.response.content == (
+        "No character named 'Nobody' in this campaign. /character list shows them."
+    )

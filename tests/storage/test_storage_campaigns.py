@@ -217,3 +217,13 @@ async def test_a_campaign_language_is_kept_and_cleared(store: SqliteStore, make_
         await store.update_campaign(GUILD, campaign.id, GM, language="Deutsch!")
     with pytest.raises(PermissionDenied):
         await store.update_campaign(GUILD, campaign.id, PLAYER, language="de")
+
+
+def test_a_storage_error_keeps_its_template_through_a_pickle() -> None:
+    """Errors come back from the import worker pickled: the bot still translates them."""
+    import pickle
+
+    error = NotFound("No campaign named {name} in this server.", name="'Night'")
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == "No campaign named 'Night' in this server."
+    assert (again.template, again.params) == (error.template, error.params)
