@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--lang",
-        choices=i18n.LANGUAGES,
+        choices=i18n.catalogued(),
         default=i18n.DEFAULT,
         help="the language of the results and errors (default: en)",
     )
@@ -164,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     i18n.use(_language(argv))
     args = parser.parse_args(argv)
+    if args.lang not in i18n.LANGUAGES:
+        parser.exit(
+            2,
+            f"{parser.prog}: error: --lang {args.lang} needs Babel to read its catalogue: run "
+            "it with .venv/bin/python (make run or make test installs it)\n",
+        )
     try:
         lines, obj = run(args)
     except RulesError as exc:

@@ -29,9 +29,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+try:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.numbers import format_decimal, format_percent
+except ImportError:  # `python3 -m wire` outside .venv: the standard library only, English only
+    HAVE_BABEL = False
+else:
+    HAVE_BABEL = True
 
 DOMAIN = "wire"
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -39,10 +44,16 @@ DEFAULT = "en"
 """The language of the message ids, and the fallback."""
 
 
-def available() -> tuple[str, ...]:
-    """The languages the bot speaks: English and every language with a catalogue."""
+def catalogued() -> tuple[str, ...]:
+    """English and every language with a catalogue file."""
     found = sorted(p.parent.parent.name for p in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
     return (DEFAULT, *[lang for lang in found if lang != DEFAULT])
+
+
+def available() -> tuple[str, ...]:
+    """The languages the bot speaks: the catalogued ones (English alone without Babel, which
+    reads the catalogues)."""
+    return catalogued() if HAVE_BABEL else (DEFAULT,)
 
 
 LANGUAGES = available()
@@ -58,7 +69,7 @@ def catalogue_path(lang: str) -> Path:
 def translations(lang: str) -> gettext.NullTranslations:
     """The language's catalogue compiled in memory (fuzzy entries left out), or none."""
     path = catalogue_path(lang)
-    if lang == DEFAULT or not path.exists():
+    if lang == DEFAULT or not HAVE_BABEL or not path.exists():
         return gettext.NullTranslations()
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang, domain=DOMAIN)
@@ -136,7 +147,7 @@ def lookup(lang: str, context: str | None, message: str) -> str | None:
 def _ids(lang: str) -> frozenset[tuple[str | None, str]]:
     """(context, id) of each message the language's catalogue translates."""
     path = catalogue_path(lang)
-    if lang == DEFAULT or not path.exists():
+    if lang == DEFAULT or not HAVE_BABEL or not path.exists():
         return frozenset()
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang, domain=DOMAIN)
@@ -146,6 +157,8 @@ def _ids(lang: str) -> frozenset[tuple[str | None, str]]:
 def number(value: int | float | Decimal, decimals: int | None = None) -> str:
     """A number in the language's form: "1,234.5" / "1.234,5"; with exactly `decimals`
     decimals if given ("7.30" / "7,30")."""
+    if not HAVE_BABEL:
+        return f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
     if decimals is None:
         return format_decimal(value, locale=_current.get())
     pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
@@ -171,6 +184,8 @@ def percent(chance: Fraction) -> str:
 
 def percent_of(value: Decimal) -> str:
     """A percentage (0 to 100) as it is, with all its decimals, in the language's form."""
+    if not HAVE_BABEL:
+        return f"{value.normalize():f}%"
     return format_percent(value / 100, locale=_current.get(), decimal_quantization=False)
 
 

@@ -261,3 +261,26 @@ def test_bad_input_exits_2_with_one_line(args: list[str], says: str) -> None:
     assert done.stderr.endswith("\n")
     assert says in lines[0]
     assert lines[0].startswith("python -m wire")
+
+
+def test_jaimes_attack_in_german() -> None:
+    done = wire("--lang", "de", *JAIME)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Angriff: d20 15 + 3 Attribut + 5 Skill = 23 gegen Abwehr 13",
+        "Treffer: 5 EG für den Angreifer",
+        "Schaden: 5 Grundschaden + 5 EG = 10 Schaden",
+        "Chance vor dem Wurf: 80\xa0% zu treffen",
+    ]
+
+
+def test_a_range_error_in_german() -> None:
+    done = wire("--lang", "de", "check", "--attr", "3", "--skill", "11", "--vs", "13")
+    assert done.returncode == 2
+    assert "Ein Skill muss zwischen 0 und 10 liegen, nicht 11" in done.stderr
+
+
+def test_an_unknown_language_is_refused() -> None:
+    done = wire("--lang", "xx", *JAIME)
+    assert done.returncode == 2
+    assert "invalid choice: 'xx'" in done.stderr
