@@ -690,9 +690,15 @@ class Combat(commands.Cog):
         channel = self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id)
         message = channel.get_partial_message(pending.message_id)
         try:
-            embed: discord.Embed | None = expired_embed(PendingAttack.from_payload(pending.payload))
+            payload = PendingAttack.from_payload(pending.payload)
         except InvalidValue:  # written by another version: the buttons still go
-            embed = None
+            embed: discord.Embed | None = None
+        else:
+            # No interaction here: the note speaks the attack's language (its attacker's, or
+            # the campaign's fixed one when it was posted).
+            with i18n.speaking(payload.language):
+                embed = expired_embed(payload)
+
         try:
             if embed is None:
                 await message.edit(view=None)

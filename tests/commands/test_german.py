@@ -133,3 +133,20 @@ async def test_the_stores_refusals_speak_german(world, client_languages):
     assert english.response.content == (
         "No character named 'Nobody' in this campaign. /character list shows them."
     )
+
+
+async def test_an_attack_on_a_player_stays_in_its_attackers_language(world, client_languages):
+    from tests.commands.test_combat import make_ser_carol
+
+    await make_jaime(world)
+    await make_ser_carol(world)
+    client_languages.set(world.bob, "de")  # Carol's client stays English
+    world.dice.push(15)
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
+    waiting = embed_of(attack)
+    assert waiting["title"] == "Jaime: Angriff mit Long sword auf Ser Carol"
+    labels = [c["label"] for row in attack.response.components for c in row["components"]]
+    assert labels == ["Parieren", "Blocken", "Ausweichen"]
+    world.dice.push(19)  # 19 + 2 + 3 = 24 against 23: parried with 0 DoS
+    done = await world.carol.click(attack.response, label="Parieren")
+    assert "5 Grundschaden - 0 EG = 5 Schaden" in embed_of(done)["description"]
