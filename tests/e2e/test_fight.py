@@ -333,7 +333,7 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
     assert refused.ephemeral and "Only a GM" in refused.content
     end = await c("fight", sub="end")
     summary = end.embeds[0]
-    assert summary["title"] == "⚔️ Ambush: over after 3 round(s)"
+    assert summary["title"] == "⚔️ Ambush: over after 3 rounds"
     a, b = taken_by["Aria"], taken_by["Bram"]
     assert summary["description"].splitlines() == [
         f"**Aria**: dealt 25, took {a}",
