@@ -51,6 +51,7 @@ from cogs.utils.sheet_text import (
 )
 from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text
+from cogs.utils.tree import storage_message
 from storage.errors import StorageError
 from storage.models import (
     SKILL_MAX,
@@ -609,7 +610,7 @@ class Characters(commands.GroupCog, group_name="character"):
                     roller.guild_id, roller.campaign.id, roller.user_id, character.name
                 )
             except StorageError as error:  # the question is settled either way: say how
-                return inert(str(error))  # a storage message is plain text
+                return inert(storage_message(error))  # a storage message is plain text
             return tr("Deleted {name}.", name=inert(character.name))
 
         await interaction.response.send_message(

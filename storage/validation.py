@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from storage.errors import InvalidValue
 from storage.models import (
@@ -28,6 +28,7 @@ from storage.models import (
     Weapon,
 )
 from wire.health import DamageKind
+from wire.i18n import N_, tr
 
 STAT_KINDS = ("attribute", "skill")
 STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX)}
@@ -85,11 +86,21 @@ class TextProblem:
     """Why some text cannot be stored: what is wrong ("is empty") and how to fix it.
 
     One wording for every place that checks text: a slash-command option as it arrives, a store
-    call and an import all say the same thing about the same text.
+    call and an import all say the same thing about the same text. Both are English templates
+    with their values, read in the language in use (wire.i18n) whenever they are shown.
     """
 
-    what: str
-    fix: str
+    template: str
+    fix_template: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def what(self) -> str:
+        return tr(self.template, **self.params)
+
+    @property
+    def fix(self) -> str:
+        return tr(self.fix_template, **self.params)
 
     def __str__(self) -> str:
         return self.what
@@ -122,28 +133,33 @@ def text_problem(
     text = normal_text(value)
     if not text:
         if not value:
-            return None if empty_ok else TextProblem("is empty", "Type at least one character.")
-        return TextProblem("is only spaces", "Type some visible text.")
+            if empty_ok:
+                return None
+            return TextProblem(N_("is empty"), N_("Type at least one character."))
+        return TextProblem(N_("is only spaces"), N_("Type some visible text."))
     if len(text) > limit:
         return TextProblem(
-            f"is {len(text)} characters long, the limit is {limit}",
-            f"Shorten it to at most {limit} characters.",
+            N_("is {length} characters long, the limit is {limit}"),
+            N_("Shorten it to at most {limit} characters."),
+            {"length": len(text), "limit": limit},
         )
+    again = N_("Type it again without it.")
     for ch in text:
         category = unicodedata.category(ch)
+        where = {"character": codepoint(ch)}
         if category == "Cf":
             return TextProblem(
-                f"contains an invisible or direction-changing character ({codepoint(ch)})",
-                "Type it again without it.",
+                N_("contains an invisible or direction-changing character ({character})"),
+                again,
+                where,
             )
         if category == "Cs":
-            return TextProblem(
-                f"contains an invalid character ({codepoint(ch)})", "Type it again without it."
-            )
+            return TextProblem(N_("contains an invalid character ({character})"), again, where)
         if category in ("Cc", "Zl", "Zp") and not (multiline and ch == "\n"):
             return TextProblem(
-                f"contains a line break or another control character ({codepoint(ch)})",
-                "Type it again without it." if multiline else "Type it on one line without it.",
+                N_("contains a line break or another control character ({character})"),
+                again if multiline else N_("Type it on one line without it."),
+                where,
             )
     return None
 

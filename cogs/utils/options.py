@@ -19,6 +19,7 @@ from storage.models import MAX_ATTRIBUTES, NAME_MAX, NOTES_MAX
 from storage.validation import normal_text, text_problem
 from wire import limits
 from wire.combat import Defence
+from wire.i18n import tr, trc
 
 
 class TextRejected(UserError, app_commands.AppCommandError):
@@ -65,12 +66,13 @@ class FreeText(app_commands.Transformer):
 
 
 def option_name(interaction: discord.Interaction, value: str) -> str:
-    """The name of the option that arrived with `value` (as the user sees it).
+    """The name of the option that arrived with `value` (as the user sees it, in their language).
 
     A transformer is not told which option it transforms; options are transformed in order and
     the first refusal stops the command, so the first option holding that very text is it.
     """
-    return next((name for name, given in interaction.namespace if given == value), "text")
+    name = next((name for name, given in interaction.namespace if given == value), None)
+    return tr("text") if name is None else trc("name", name)
 
 
 Attr = app_commands.Range[int, limits.ATTRIBUTE.low, limits.ATTRIBUTE.high]

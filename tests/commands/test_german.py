@@ -150,3 +150,17 @@ async def test_an_attack_on_a_player_stays_in_its_attackers_language(world, clie
     world.dice.push(19)  # 19 + 2 + 3 = 24 against 23: parried with 0 DoS
     done = await world.carol.click(attack.response, label="Parieren")
     assert "5 Grundschaden - 0 EG = 5 Schaden" in embed_of(done)["description"]
+
+
+async def test_a_refused_option_names_the_german_option(world, client_languages):
+    client_languages.set(world.bob, "de")
+    reply = await world.bob.slash(world.channel, "character create", name="   ")
+    assert reply.response.ephemeral
+    assert reply.response.content == ("name: besteht nur aus Leerzeichen. Tippe sichtbaren Text.")
+    reply = await world.bob.slash(
+        world.channel, "check", attr=1, skill=1, vs=10, label="Klettern\u200b!"
+    )
+    assert reply.response.content == (
+        "bezeichnung: enthält ein unsichtbares oder richtungsänderndes Zeichen (U+200B). "
+        "Tippe ihn noch einmal ohne dieses Zeichen."
+    )
