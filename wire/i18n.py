@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -157,12 +157,18 @@ def _ids(lang: str) -> frozenset[tuple[str | None, str]]:
 def number(value: int | float | Decimal, decimals: int | None = None) -> str:
     """A number in the language's form: "1,234.5" / "1.234,5"; with exactly `decimals`
     decimals if given ("7.30" / "7,30")."""
+    return _number(_current.get(), value, decimals)
+
+
+@lru_cache(maxsize=4096)
+def _number(lang: str, value: int | float | Decimal, decimals: int | None) -> str:
+    """Cached: Babel takes microseconds a number, and replies show the same few again."""
     if not HAVE_BABEL:
         return f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
     if decimals is None:
-        return format_decimal(value, locale=_current.get())
+        return format_decimal(value, locale=lang)
     pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
-    return format_decimal(value, format=pattern, locale=_current.get())
+    return format_decimal(value, format=pattern, locale=lang)
 
 
 def percent(chance: Fraction) -> str:
@@ -171,6 +177,13 @@ def percent(chance: Fraction) -> str:
 
     Never a false 0% or 100%: a chance that rounds to either is shown as 0.1% or 99.9%.
     """
+    return _percent(_current.get(), chance)
+
+
+@lru_cache(maxsize=4096)
+def _percent(lang: str, chance: Fraction) -> str:
+    """Cached: a d20's chances are a few hundred fractions (n/20, n/400), shown again and
+    again, and Babel takes microseconds each."""
     value = chance * 100
     if value.denominator == 1:
         shown = Decimal(value.numerator)
@@ -179,14 +192,19 @@ def percent(chance: Fraction) -> str:
             Decimal("0.1"), rounding=ROUND_HALF_EVEN
         )
         shown = min(max(shown, Decimal("0.1")), Decimal("99.9"))
-    return percent_of(shown)
+    return _percent_of(lang, shown)
 
 
 def percent_of(value: Decimal) -> str:
     """A percentage (0 to 100) as it is, with all its decimals, in the language's form."""
+    return _percent_of(_current.get(), value)
+
+
+@lru_cache(maxsize=4096)
+def _percent_of(lang: str, value: Decimal) -> str:
     if not HAVE_BABEL:
         return f"{value.normalize():f}%"
-    return format_percent(value / 100, locale=_current.get(), decimal_quantization=False)
+    return format_percent(value / 100, locale=lang, decimal_quantization=False)
 
 
 __all__ = [
