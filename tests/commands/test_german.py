@@ -33,7 +33,7 @@ async def test_the_readme_attack_in_german_with_the_german_percent(world, client
     embed = embed_of(reply)
     assert "Treffer: 5 EG, 10 Schaden" in embed["description"]
     assert field(embed, "Modifikatoren") == "Stärke +3, Skill +5"
-    assert embed["footer"]["text"] == "80\xa0% zu treffen vor dem Wurf"
+    assert embed["footer"]["text"] == "80\xa0% Trefferchance vor dem Wurf"
 
 
 async def test_an_english_client_reads_it_in_english(world, client_languages):

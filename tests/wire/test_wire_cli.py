@@ -270,7 +270,7 @@ def test_jaimes_attack_in_german() -> None:
         "Angriff: d20 15 + 3 Attribut + 5 Skill = 23 gegen Abwehr 13",
         "Treffer: 5 EG für den Angreifer",
         "Schaden: 5 Grundschaden + 5 EG = 10 Schaden",
-        "Chance vor dem Wurf: 80\xa0% zu treffen",
+        "Chance vor dem Wurf: 80\xa0% auf einen Treffer",
     ]
 
 
