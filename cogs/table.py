@@ -47,7 +47,7 @@ from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
 from wire.contest import contest_odds
-from wire.i18n import N_, tr
+from wire.i18n import N_, tr, trc
 from wire.odds import DamageRole, Odds
 
 if TYPE_CHECKING:
@@ -76,12 +76,12 @@ def opposition(vs: int | None, opp_bonus: int | None, who: str) -> str:
             )
         )
     if opp_bonus is not None:
-        limits.BONUS.check(opp_bonus, "opp_bonus")
+        limits.BONUS.check(opp_bonus, trc("name", "opp_bonus"))
         params = {"sign": "+" if opp_bonus >= 0 else "-", "bonus": abs(opp_bonus)}
         if defender:
             return tr("the defender's d20 {sign} {bonus} (both roll)", **params)
         return tr("the attacker's d20 {sign} {bonus} (both roll)", **params)
-    total = limits.TARGET.check(vs, "vs")
+    total = limits.TARGET.check(vs, trc("name", "vs"))
     return (
         tr("the defender's {total}", total=total)
         if defender
@@ -175,7 +175,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
-        odds = check_odds(total(mods), limits.TARGET.check(vs, "vs"))
+        odds = check_odds(total(mods), limits.TARGET.check(vs, trc("name", "vs")))
         await self._answer(
             interaction,
             roller,

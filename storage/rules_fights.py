@@ -171,7 +171,7 @@ class RuleFights:
                     raise campaign.gm_only(N_("add NPCs to a fight"))
                 if not entry.is_npc and entry.controller_id != actor_id and not is_gm:
                     raise PermissionDenied("You can only bring your own character into a fight.")
-                limits.SURPRISE.check(entry.initiative.surprise, "The surprise penalty")
+                limits.SURPRISE.check(entry.initiative.surprise, N_("The surprise penalty"))
             if len(fight.combatants) + len(new) > MAX_COMBATANTS:
                 raise InvalidValue(
                     "A fight holds at most {most} combatants; this one has {count}.",
@@ -365,7 +365,7 @@ class RuleFights:
     ) -> HealthEntry:
         if op not in HEALTH_OPS:
             raise InvalidValue("Unknown health change {op}: use damage, heal or set.", op=repr(op))
-        limits.HEALTH.check(amount, "The amount")
+        limits.HEALTH.check(amount, N_("The amount"))
         async with self._write(guild_id) as tx:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             name, is_npc, health, soak, owner, fight_id = await self._health_of(

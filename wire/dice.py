@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from wire import limits
 from wire.errors import RulesError
-from wire.i18n import tr
+from wire.i18n import N_, tr
 
 TAKE10_FACE = 10
 
@@ -48,5 +48,5 @@ def obtain_die(
     if take10:
         return Die(TAKE10_FACE, DieSource.TAKE10)
     if roll is not None:
-        return Die(limits.DIE.check(roll, "A die rolled at the table"), DieSource.TABLE)
+        return Die(limits.DIE.check(roll, N_("A die rolled at the table")), DieSource.TABLE)
     return Die((rng or _SYSTEM_RANDOM).randint(1, 20), DieSource.ROLLED)

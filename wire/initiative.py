@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from wire import limits
 from wire.dice import Die
-from wire.i18n import tr
+from wire.i18n import N_, tr
 
 K = TypeVar("K", bound=Hashable)
 
@@ -37,7 +37,7 @@ class Initiative:
 
 def roll_initiative(die: Die, reaction: int, surprise: int = 0) -> Initiative:
     limits.ATTRIBUTE.check(reaction, tr("Reaction"))
-    limits.SURPRISE.check(surprise, "The surprise penalty")
+    limits.SURPRISE.check(surprise, N_("The surprise penalty"))
     return Initiative(die, reaction, surprise)
 
 
