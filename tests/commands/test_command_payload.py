@@ -107,3 +107,34 @@ async def test_every_command_is_documented_in_the_readme(payload):
                 ]
         for name in names:
             assert re.search(rf"`/{re.escape(name)}\b", readme), f"/{name} is not in the README"
+
+
+def _nodes(payload):
+    """Every command, group, subcommand and option of the payload, with where it is."""
+    for command in payload:
+        yield f"/{command['name']}", command
+        stack = [(f"/{command['name']}", o) for o in command.get("options", [])]
+        while stack:
+            where, option = stack.pop()
+            at = f"{where} {option['name']}"
+            yield at, option
+            stack += [(at, o) for o in option.get("options", [])]
+
+
+async def test_every_name_description_and_choice_has_its_german_localisation(payload):
+    """Synced through the translator: a German client sees German names everywhere (and the
+    registration-rules test above checks them, uniqueness among siblings included)."""
+    missing = []
+    for where, node in _nodes(payload):
+        if "de" not in node.get("name_localizations", {}):
+            missing.append(f"{where}: name")
+        if "de" not in node.get("description_localizations", {}):
+            missing.append(f"{where}: description")
+        for choice in node.get("choices", []):
+            if "de" not in choice.get("name_localizations", {}):
+                missing.append(f"{where}: choice {choice['name']}")
+    assert missing == []
+    by_name = {c["name"]: c for c in payload}
+    assert by_name["attack"]["name_localizations"]["de"] == "angriff"
+    assert by_name["check"]["name_localizations"]["de"] == "probe"
+    assert set(by_name["attack"]["name_localizations"]) == {"de"}  # English is the default
