@@ -590,9 +590,15 @@ class Characters(commands.GroupCog, group_name="character"):
         character = await self.bot.store.remove_stat(
             roller.guild_id, roller.campaign.id, roller.user_id, character.name, kind, stat
         )
+        removed = {
+            "attribute": N_("Removed attribute {stat} from {name}."),
+            "skill": N_("Removed skill {stat} from {name}."),
+            "weapon": N_("Removed weapon {stat} from {name}."),
+        }
         await interaction.response.send_message(
-            f"Removed {kind} {inert(stat)} from {inert(character.name)}.", ephemeral=True
+            tr(removed[kind], stat=inert(stat), name=inert(character.name)), ephemeral=True
         )
+
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
     @app_commands.guild_only()
