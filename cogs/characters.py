@@ -599,7 +599,6 @@ class Characters(commands.GroupCog, group_name="character"):
             tr(removed[kind], stat=inert(stat), name=inert(character.name)), ephemeral=True
         )
 
-
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
     @app_commands.guild_only()
     @app_commands.describe(name="The character to delete")
