@@ -43,8 +43,14 @@ class Migration:
 
 @cache
 def migrations() -> tuple[Migration, ...]:
-    """All shipped migrations in order; their numbers must run 1, 2, 3... without gaps."""
-    folder = resources.files("storage").joinpath("migrations")
+    """All shipped SQLite migrations in order; their numbers must run 1, 2, 3... without gaps."""
+    return load_migrations("migrations")
+
+
+@cache
+def load_migrations(folder_name: str) -> tuple[Migration, ...]:
+    """The numbered migrations in `storage/<folder_name>` (each backend has its own folder)."""
+    folder = resources.files("storage").joinpath(folder_name)
     found = []
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)
@@ -53,7 +59,7 @@ def migrations() -> tuple[Migration, ...]:
     found.sort(key=lambda m: m.version)
     numbers = [m.version for m in found]
     if numbers != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"storage/migrations is broken: versions {numbers} are not 1..n")
+        raise RuntimeError(f"storage/{folder_name} is broken: versions {numbers} are not 1..n")
     return tuple(found)
 
 

@@ -1,3 +1,3 @@
 """Fixtures shared by every test folder."""
 
-pytest_plugins = ["storage.testing"]
+pytest_plugins = ["storage.testing", "storage.pg_testing"]
