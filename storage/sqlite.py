@@ -14,8 +14,10 @@ How it stays correct:
   another coroutine's uncommitted writes on the shared connection. SQLite locks the whole file,
   so the lock key (a guild) makes no difference here.
 * Single-statement reads go to a second, query-only connection without the lock (WAL: it sees
-  committed data only, and neither side waits for the other); cached reads are kept there until
-  `PRAGMA data_version` says another connection committed.
+  committed data only, and neither side waits for the other); cached reads are kept there while
+  the `cache_version` counter stands still: triggers move it whenever a table that cached
+  reads read (campaigns, their GMs and channels, characters with their stats and weapons, the
+  active characters) changes, whichever connection or process writes.
 * A roll-log batch is one transaction in one hop to the writer's thread.
 
 Settings: WAL journal (readers never block the writer, and the writer never blocks readers),
@@ -62,6 +64,7 @@ CONNECTION_PRAGMAS = (
 )
 READ_CACHE_MAX = 10_000
 """Cached reads at most; past it the cache starts again (a busy bot refills it in seconds)."""
+CACHE_VERSION = "SELECT version FROM cache_version WHERE id = 1"
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -120,8 +123,12 @@ class SqliteBackend:
         self._read_cache: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
         """Rows of cached reads (what every roll reads: the channel's campaign with its GMs,
         the roller's active character), touched on the reader's thread only. Valid while the
-        reader's `PRAGMA data_version` stands still: it moves when any other connection
-        commits, this store's writer included, the CLI or a second process alike."""
+        `cache_version` row stands still (migration 0009): triggers move it on every change to
+        the tables these reads read, by this store, the CLI or a second process alike. Not
+        `PRAGMA data_version`, which moves on every commit: each roll-log commit emptied the
+        cache, so under load it was almost always cold."""
+        self.cache_misses = 0
+        """Cached reads that had to run their query: the tests and benchmarks read it."""
         self._read_version: int | None = None
         self.path: Path | None = path
         self._lock = asyncio.Lock()
@@ -262,15 +269,19 @@ class SqliteBackend:
         return outcomes
 
     def _read_cached(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any) -> list[Any]:
-        """On the reader's thread, in the same hop as the read: checking `data_version` costs
-        a pragma, not a thread hand-off of its own (aiosqlite's `_execute` runs this there)."""
+        """On the reader's thread, in the same hop as the read: checking the version costs a
+        point read, not a thread hand-off of its own (aiosqlite's `_execute` runs this there).
+
+        The version is read before the rows, each in its own snapshot: rows read after a newer
+        commit are at worst filed under the older version, and dropped at the next check."""
         conn = self._reader._conn
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        version = conn.execute(CACHE_VERSION).fetchone()[0]
         if version != self._read_version:
             self._read_cache.clear()
             self._read_version = version
         rows = self._read_cache.get(key)
         if rows is None:
+            self.cache_misses += 1
             rows = conn.execute(sql, params).fetchall()
             if len(self._read_cache) >= READ_CACHE_MAX:
                 self._read_cache.clear()

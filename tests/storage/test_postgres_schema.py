@@ -21,7 +21,7 @@ from storage.postgres_schema import (
     postgres_schema_version,
     prepare_postgres,
 )
-from storage.schema import prepare_database
+from storage.schema import SQLITE_ONLY_TABLES, prepare_database
 
 UTC_TEXT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
@@ -53,6 +53,7 @@ def _sqlite_columns(path: Path) -> dict[str, list[tuple[str, bool]]]:
                 "SELECT name FROM sqlite_schema WHERE type = 'table' "
                 "AND name NOT LIKE 'sqlite_%' ORDER BY name"
             )
+            if row[0] not in SQLITE_ONLY_TABLES
         ]
         return {
             # An INTEGER PRIMARY KEY is never NULL in SQLite either (it is the rowid).

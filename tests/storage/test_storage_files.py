@@ -245,3 +245,28 @@ async def test_a_sheet_changed_by_the_cli_is_read_at_once(tmp_path: Path) -> Non
         assert done.returncode == 0, done.stderr
         _, jaime = await store.roller_context(5, 9, 77)
         assert jaime is not None and jaime.attributes == {"Strength": 4}
+
+
+async def test_rolls_keep_the_read_cache_and_any_sheet_change_drops_it(tmp_path: Path) -> None:
+    """A busy table logs rolls all evening: they must not empty the cache of what every roll
+    reads, while a stat changed by another connection (a second process) is seen at once."""
+    db = tmp_path / "wire.db"
+    async with await SqliteStore.open(db) as store:
+        campaign = await store.create_campaign(5, "Example", manager(77))
+        await store.create_character(5, campaign.id, 77, "Jaime", attributes={"Strength": 1})
+        await store.set_active_character(5, campaign.id, 77, "Jaime")
+        await store.bind_channel(5, 9, campaign.id, 77)
+        await store.roller_context(5, 9, 77)
+        misses = store.backend.cache_misses
+        for n in range(5):
+            await store.log_roll(roll_record(campaign, user_id=77, channel_id=9, interaction_id=n))
+            _, jaime = await store.roller_context(5, 9, 77)
+            assert jaime is not None and jaime.attributes == {"Strength": 1}
+        assert store.backend.cache_misses == misses
+        other = sqlite3.connect(db)
+        with other:
+            other.execute("UPDATE character_stats SET value = 3 WHERE name = 'Strength'")
+        other.close()
+        _, jaime = await store.roller_context(5, 9, 77)
+        assert jaime is not None and jaime.attributes == {"Strength": 3}
+        assert store.backend.cache_misses == misses + 1
