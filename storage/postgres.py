@@ -63,10 +63,21 @@ _BUSY_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
     asyncpg.exceptions.PostgresConnectionError,
     asyncio.TimeoutError,
     ConnectionError,
 )
+_LOST_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+    asyncpg.exceptions.PostgresConnectionError,
+    ConnectionError,
+)
+"""The connection itself is broken (the server ended it: a restart, a failover, an admin). It
+must not go back into the pool: asyncpg can be left mid-operation ("cannot switch to state"),
+and the pool would hand it out again or wait for it forever at close."""
 
 
 def pool_size() -> int:
@@ -159,13 +170,46 @@ class PostgresBackend:
         """A pooled connection; an overloaded or lost database is `Busy`."""
         try:
             async with self._pool.acquire(timeout=BUSY_TIMEOUT_S) as conn:
-                yield conn
+                try:
+                    yield conn
+                except _LOST_ERRORS:
+                    conn.terminate()  # the pool opens a new one in its place
+                    raise
         except _BUSY_ERRORS as exc:
             raise Busy(BUSY) from exc
 
     @asynccontextmanager
+    async def _begun(self, **options: Any) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection inside a started transaction, committed when the body ends.
+
+        A connection the server ended while it waited in the pool (a restart, a failover)
+        fails at BEGIN, before anything of the caller ran: then it starts once more on a new
+        one, and the user never hears of it. Past BEGIN nothing is repeated."""
+        for attempt in range(2):
+            started = False
+            try:
+                async with self._connection() as conn:
+                    transaction = conn.transaction(**options)
+                    await transaction.start()
+                    started = True
+                    try:
+                        yield conn
+                    except BaseException:
+                        try:
+                            await transaction.rollback()
+                        except _LOST_ERRORS:
+                            conn.terminate()  # the caller's error matters more
+                        raise
+                    await transaction.commit()
+                    return
+            except Busy as exc:
+                if started or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
+                    raise
+                log.warning("A database connection was lost; the transaction starts again.")
+
+    @asynccontextmanager
     async def write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
-        async with self._connection() as conn, conn.transaction():
+        async with self._begun() as conn:
             if lock_key is None:
                 await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *WHOLE_STORE_KEY)
             else:
@@ -178,19 +222,27 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_Transaction]:
-        async with (
-            self._connection() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
+        async with self._begun(isolation="repeatable_read", readonly=True) as conn:
             yield _Transaction(conn, self)
 
     async def query(
         self, name: str, params: Params | None = None, *, write: bool = False, cached: bool = False
     ) -> list[Row]:
-        """One statement on a pooled connection, atomic by itself; never cached (see above)."""
+        """One statement on a pooled connection, atomic by itself; never cached (see above).
+
+        A read whose connection the server had ended runs once more on a fresh one: a restarted
+        server costs the next roll nothing. A write is not repeated (its commit may have landed);
+        the user sees `Busy` and tries again."""
         sql, args = self.bind(name, params)
-        async with self._connection() as conn:
-            return [tuple(row) for row in await conn.fetch(sql, *args)]
+        for attempt in range(2):
+            try:
+                async with self._connection() as conn:
+                    return [tuple(row) for row in await conn.fetch(sql, *args)]
+            except Busy as exc:
+                if write or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
+                    raise
+                log.warning("A database connection was lost; the read runs again on a new one.")
+        raise AssertionError("unreachable")
 
     async def insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
         """The batch in one transaction; if that fails, each row alone with its own error."""
@@ -198,7 +250,7 @@ class PostgresBackend:
 
     async def _insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
         sql, names = self.sql["insert_roll"]
-        async with self._connection() as conn, conn.transaction():
+        async with self._begun() as conn:
             outcomes: list[int | Exception | None] = []
             for params in batch:
                 outcomes.append(await conn.fetchval(sql, *(params[n] for n in names)))
@@ -210,7 +262,13 @@ class PostgresBackend:
         )
 
     async def close(self) -> None:
-        await self._pool.close()
+        """Close gracefully, but never wait longer than a busy write would: a connection left
+        broken must not hold the bot's shutdown."""
+        try:
+            await asyncio.wait_for(self._pool.close(), BUSY_TIMEOUT_S * 2)
+        except TimeoutError:
+            log.warning("The database pool did not close in time; its connections were cut.")
+            self._pool.terminate()
 
 
 class PostgresStore(RuleStore):

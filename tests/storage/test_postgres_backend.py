@@ -3,6 +3,8 @@ server ended replaced, and a URL's password kept out of messages."""
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncpg
 import pytest
 
@@ -43,17 +45,27 @@ async def test_a_write_kept_waiting_past_the_timeout_is_busy(postgres_database: 
 
 
 async def test_connections_the_server_ended_are_replaced(postgres_database: str) -> None:
+    """A restarted server or a failover ends the pooled connections while they wait: the next
+    reads and writes run on new ones, and the store still closes at once."""
     store = await PostgresStore.open(postgres_database, pool_size=1)
     try:
         campaign = await store.create_campaign(GUILD, "Gone", manager(GM))
-        admin = await asyncpg.connect(postgres_database)
-        try:  # the server ends this store's connection, as a restart or a failover would
-            await admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name = 'wire-bot' AND pid <> pg_backend_pid()"
-            )
-        finally:
-            await admin.close()
+
+        async def end_the_stores_connections() -> None:
+            admin = await asyncpg.connect(postgres_database)
+            try:
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = 'wire-bot' AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+
+        await end_the_stores_connections()
         assert (await store.get_campaign_by_id(GUILD, campaign.id)).name == "Gone"
+        await end_the_stores_connections()
+        await store.create_character(GUILD, campaign.id, PLAYER, "Ash")
+        await end_the_stores_connections()
+        assert (await store.get_character(GUILD, campaign.id, "Ash")).name == "Ash"
     finally:
-        await store.close()
+        await asyncio.wait_for(store.close(), 30)
