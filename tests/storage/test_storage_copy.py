@@ -19,26 +19,36 @@ from storage.cli import main
 from storage.copy import TABLES, CopyError, copy_to_postgres
 from storage.models import HealthTarget, NewCombatant, Weapon
 from storage.sqlite import SqliteStore
-from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, roll_record
+from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, manager, roll_record
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
 
 
-async def _fill(store: SqliteStore, make_campaign, make_character) -> None:
-    """Some rows in every table, as the bot writes them, and some deleted ones (id gaps)."""
-    campaign = await make_campaign("Night Market", gms=(PLAYER,), channel_id=CHANNEL)
-    await make_campaign("Elsewhere", guild_id=OTHER_GUILD)
+async def _fill(store: SqliteStore) -> None:
+    """Some rows in every table, as the bot writes them, and some deleted ones (id gaps).
+
+    Made through SqliteStore itself (not the `store` fixture, which may be another backend).
+    """
+    campaign = await store.create_campaign(GUILD, "Night Market", manager(GM))
+    campaign = await store.add_gm(GUILD, campaign.id, GM, PLAYER)
+    campaign = await store.bind_channel(GUILD, CHANNEL, campaign.id, GM)
+    await store.create_campaign(OTHER_GUILD, "Elsewhere", manager(GM))
     await store.set_attribute_names(GUILD, campaign.id, GM, ["Strength", "Grace"])
-    ash = await make_character(
-        campaign,
+    ash = await store.create_character(
+        GUILD,
+        campaign.id,
+        GM,
         "Ash",
+        owner_id=PLAYER,
         attributes={"Strength": 3, "Constitution": 2},
         skills={"Climbing": 4, "Parry": 2},
-        weapons=[Weapon("Knife", 3, "Strength", "Parry")],
         notes='Ærwyn\'s "friend"\nsecond line',
     )
-    goblin = await make_character(campaign, "Goblin", npc=True, attributes={"Reaction": 1})
-    gone = await make_character(campaign, "Gone", owner_id=GM)
+    await store.set_weapon(GUILD, campaign.id, GM, "Ash", Weapon("Knife", 3, "Strength", "Parry"))
+    goblin = await store.create_character(
+        GUILD, campaign.id, GM, "Goblin", is_npc=True, attributes={"Reaction": 1}
+    )
+    gone = await store.create_character(GUILD, campaign.id, GM, "Gone", owner_id=GM)
     await store.set_active_character(GUILD, campaign.id, PLAYER, "Ash")
     project = await store.start_project(
         GUILD, campaign.id, PLAYER, "Sword", 2, ash.id, attribute="Strength", skill="Climbing"
@@ -98,10 +108,15 @@ async def _postgres_dump(dsn: str) -> dict[str, list[tuple[Any, ...]]]:
 
 
 @pytest.fixture
-async def filled(store: SqliteStore, store_path: Path, make_campaign, make_character) -> Path:
-    await _fill(store, make_campaign, make_character)
-    await store.close()
-    return store_path
+async def filled(tmp_path: Path) -> Path:
+    """A SQLite database with rows in every table."""
+    path = tmp_path / "wire.db"
+    store = await SqliteStore.open(path)
+    try:
+        await _fill(store)
+    finally:
+        await store.close()
+    return path
 
 
 async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_database: str) -> None:
