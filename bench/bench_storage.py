@@ -41,8 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.models import RollRecord
-from storage.queries import ACTIVE_CHARACTER, INSERT_ROLL, roll_params
+from storage.rows import roll_params
 from storage.schema import latest_version, migrate
+from storage.sql.sqlite import STATEMENTS
 from storage.sqlite import CONNECTION_PRAGMAS, SqliteStore
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -300,13 +301,16 @@ def measure_sql(paths: dict[str, Path], sizes: list[Size], ops: int, block: int)
                     user = player_of(c, rng.randrange(PER_CAMPAIGN - NPCS_PER_CAMPAIGN))
                     interaction += 1
                     started = time.perf_counter_ns()
-                    [row] = conn.execute(ACTIVE_CHARACTER, (c, user, guild_of(c))).fetchall()
+                    [row] = conn.execute(
+                        STATEMENTS["active_character"],
+                        {"campaign_id": c, "user_id": user, "guild_id": guild_of(c)},
+                    ).fetchall()
                     record = RollRecord(
                         guild_of(c), c, 5_000 + c, user, "check", {"target": 15}, 11, "rolled",
                         17, 15, True, 1, 1, character_id=row[0], character_name=row[2],
                         interaction_id=interaction,
                     )  # fmt: skip
-                    conn.execute(INSERT_ROLL, roll_params(record)).fetchall()
+                    conn.execute(STATEMENTS["insert_roll"], roll_params(record)).fetchall()
                     if round_number * block >= min(200, ops):  # after the warm-up
                         samples.append((time.perf_counter_ns() - started) / 1000)
     finally:

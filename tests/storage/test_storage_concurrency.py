@@ -173,7 +173,7 @@ async def test_checkpoints_run_in_the_background_after_enough_writes(
     store: SqliteStore, make_campaign
 ) -> None:
     campaign = await make_campaign()
-    checkpointer = store._checkpointer
+    checkpointer = store.backend._checkpointer
     for n in range(checkpointer.every_writes * 2 + 10):
         await store.log_roll(roll_record(campaign, interaction_id=n))
     for _ in range(200):  # it runs in a worker thread; the writes did not wait for it
@@ -221,15 +221,16 @@ async def test_reads_made_together_share_a_hop_and_each_gets_its_own_answer(
     for n, user in enumerate(players):
         await make_character(campaign, f"P{n}", owner_id=user)
     hops = 0
-    execute = store._reader._execute
+    execute = store.backend._reader._execute
 
     async def counted(fn, *args):
         nonlocal hops
         hops += 1
         return await execute(fn, *args)
 
-    store._reader._execute = counted  # type: ignore[method-assign]
-    bad = asyncio.ensure_future(store._query("SELECT no_such_column", (), cached=True))
+    store.backend._reader._execute = counted  # type: ignore[method-assign]
+    store.backend.sql["broken"] = "SELECT no_such_column"
+    bad = asyncio.ensure_future(store.backend.query("broken", cached=True))
     cancelled = asyncio.ensure_future(store.roller_context(GUILD, 77, PLAYER))
     reads = [store.roller_context(GUILD, 77, user) for user in players]
     cancelled.cancel()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import sqlite as sqlite_store
+from storage import rules as sqlite_store
 from storage.errors import InvalidValue
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER

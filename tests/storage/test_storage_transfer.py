@@ -451,9 +451,10 @@ async def test_a_thousand_character_import_is_a_handful_of_statements(
     campaign = await make_campaign()
     plan = parse_import(_big_campaign("Big"))
     traced: list[tuple[float, str]] = []
-    await store._db.set_trace_callback(lambda sql: traced.append((time.perf_counter(), sql)))
+    db = store.backend._db
+    await db.set_trace_callback(lambda sql: traced.append((time.perf_counter(), sql)))
     imported = await store.import_data(GUILD, campaign.id, GM, plan)
-    await store._db.set_trace_callback(None)
+    await db.set_trace_callback(None)
     assert len(imported) == MAX_IMPORT_CHARACTERS
     statements = [sql.split()[0] for _, sql in traced]
     # From BEGIN to the start of COMMIT: how long every other guild's statements wait.

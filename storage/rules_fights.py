@@ -1,10 +1,10 @@
-"""Fights and health on SQLite: a part of `SqliteStore`, kept in its own module.
+"""Fights and health: a part of `RuleStore` (storage/rules.py), kept in its own module.
 
-Same rules as the rest of the store: every operation is one transaction under the store's lock,
-`BEGIN IMMEDIATE` for writes, so a read-modify-write (advance the turn, apply damage) cannot
-interleave with another, in this process or another. Every query is scoped to its guild; a
-fight's id from another guild finds nothing. The rules math (turn order, pools, armour) comes
-from `wire`, so nothing here decides a number.
+Same rules as the rest of the store: every operation is one of the backend's transactions, and
+a write's is one no other write of the guild interleaves with, so a read-modify-write (advance
+the turn, apply damage) cannot interleave with another, in this process or another. Every
+query is scoped to its guild; a fight's id from another guild finds nothing. The rules math
+(turn order, pools, armour) comes from `wire`, so nothing here decides a number.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
+from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
     Campaign,
@@ -27,7 +26,7 @@ from storage.models import (
     NewCombatant,
     TurnChange,
 )
-from storage.queries import CHARACTER_SELECT, NOW_SQL, character_from_row, fetch_rows
+from storage.rows import character_from_row
 from storage.validation import clean_name
 from wire import limits
 from wire.dice import Die, DieSource
@@ -46,20 +45,7 @@ MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = 10
 FIGHT_GONE = "That fight is over (or was never in this server). /fight start begins one."
 HEALTH_OPS = ("damage", "heal", "set")
-
-_FIGHT_COLUMNS = (
-    "id, guild_id, campaign_id, channel_id, name, round, current_id, step, "
-    "tracker_message_id, ended_at IS NOT NULL"
-)
-_COMBATANT_COLUMNS = (
-    "id, fight_id, name, character_id, controller_id, is_npc, die, die_source, reaction, "
-    "surprise, position, hp_max, thp_max, wp_max, armour, hp_lost, thp_lost, wp_lost, dealt, "
-    "taken"
-)
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
-
-
-_rows = fetch_rows
 
 
 def _combatant(
@@ -89,53 +75,31 @@ def _combatant(
     )
 
 
-class SqliteFights:
-    """The fight and health methods of `SqliteStore` (see storage/base.py for the contract)."""
+class RuleFights:
+    """The fight and health methods of `RuleStore` (see storage/base.py for the contract)."""
 
-    # Provided by SqliteStore.
+    # Provided by RuleStore.
     _write: Any
     _read: Any
     _campaign_by_id: Any
     _character_by_id: Any
 
     # ---- reading -------------------------------------------------------------------------
-    async def _load_fight(
-        self, db: aiosqlite.Connection, guild_id: int, fight_id: int
-    ) -> Fight | None:
-        rows = await _rows(
-            db, f"SELECT {_FIGHT_COLUMNS} FROM fights WHERE id = ? AND guild_id = ?",
-            (fight_id, guild_id),
-        )  # fmt: skip
+    async def _load_fight(self, tx: Transaction, guild_id: int, fight_id: int) -> Fight | None:
+        this = {"fight_id": fight_id, "guild_id": guild_id}
+        rows = await tx.fetch("fight_by_id", this)
         if not rows:
             return None
         f = rows[0]
-        members = await _rows(
-            db,
-            f"SELECT {_COMBATANT_COLUMNS} FROM combatants "
-            "WHERE fight_id = ? AND removed = 0 ORDER BY position",
-            (fight_id,),
-        )
-        ids = [m[0] for m in members]
+        members = await tx.fetch("fight_combatants", {"fight_id": fight_id})
         sheets: dict[int, Character] = {}
-        pcs = [m[3] for m in members if not m[5] and m[3] is not None]
-        if pcs:
-            marks = ",".join("?" * len(pcs))
-            for row in await _rows(
-                db,
-                CHARACTER_SELECT + f" WHERE c.guild_id = ? AND ch.id IN ({marks})",
-                (guild_id, *pcs),
-            ):
+        if any(not m[5] and m[3] is not None for m in members):
+            for row in await tx.fetch("fight_sheets", this):
                 sheet = character_from_row(row)
                 sheets[sheet.id] = sheet
-        effects: dict[int, list[Effect]] = {i: [] for i in ids}
-        if ids:
-            marks = ",".join("?" * len(ids))
-            for row in await _rows(
-                db,
-                "SELECT combatant_id, id, name, rounds_left FROM combatant_effects "
-                f"WHERE combatant_id IN ({marks}) ORDER BY id",
-                ids,
-            ):
+        effects: dict[int, list[Effect]] = {m[0]: [] for m in members}
+        if members:
+            for row in await tx.fetch("fight_effects", {"fight_id": fight_id}):
                 effects[row[0]].append(Effect(row[1], row[2], row[3]))
         combatants = tuple(
             _combatant(m, sheets.get(m[3]) if m[3] is not None else None, tuple(effects[m[0]]))
@@ -155,59 +119,50 @@ class SqliteFights:
             ended=bool(f[9]),
         )
 
-    async def _running(self, db: aiosqlite.Connection, guild_id: int, fight_id: int) -> Fight:
-        fight = await self._load_fight(db, guild_id, fight_id)
+    async def _running(self, tx: Transaction, guild_id: int, fight_id: int) -> Fight:
+        fight = await self._load_fight(tx, guild_id, fight_id)
         if fight is None or fight.ended:
             raise NotFound(FIGHT_GONE)
         return fight
 
     async def running_fight(self, guild_id: int, channel_id: int) -> Fight | None:
-        async with self._read() as db:
-            rows = await _rows(
-                db,
-                "SELECT id FROM fights WHERE guild_id = ? AND channel_id = ? AND ended_at IS NULL",
-                (guild_id, channel_id),
+        async with self._read() as tx:
+            rows = await tx.fetch(
+                "running_fight_of_channel", {"guild_id": guild_id, "channel_id": channel_id}
             )
-            return await self._load_fight(db, guild_id, rows[0][0]) if rows else None
+            return await self._load_fight(tx, guild_id, rows[0][0]) if rows else None
 
     async def get_fight(self, guild_id: int, fight_id: int) -> Fight | None:
-        async with self._read() as db:
-            return await self._load_fight(db, guild_id, fight_id)
+        async with self._read() as tx:
+            return await self._load_fight(tx, guild_id, fight_id)
 
     # ---- the fight's life ----------------------------------------------------------------
     async def start_fight(
         self, guild_id: int, campaign_id: int, channel_id: int, actor_id: int, name: str
     ) -> Fight:
         name = clean_name(name, "fight")
-        async with self._write() as db:
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+        where = {"guild_id": guild_id, "channel_id": channel_id}
+        async with self._write(guild_id) as tx:
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only("start a fight")
-            running = await _rows(
-                db,
-                "SELECT name FROM fights WHERE guild_id = ? AND channel_id = ? "
-                "AND ended_at IS NULL",
-                (guild_id, channel_id),
-            )
+            running = await tx.fetch("running_fight_of_channel", where)
             if running:
                 raise Conflict(
-                    f"A fight is already running in this channel ({running[0][0]}). "
+                    f"A fight is already running in this channel ({running[0][1]}). "
                     "/fight show shows it; /fight end ends it."
                 )
-            rows = await _rows(
-                db,
-                "INSERT INTO fights (guild_id, campaign_id, channel_id, name) "
-                "VALUES (?, ?, ?, ?) RETURNING id",
-                (guild_id, campaign_id, channel_id, name),
+            [(fight_id,)] = await tx.fetch(
+                "insert_fight", {**where, "campaign_id": campaign_id, "name": name}
             )
-            return await self._running(db, guild_id, rows[0][0])
+            return await self._running(tx, guild_id, fight_id)
 
     async def add_combatants(
         self, guild_id: int, fight_id: int, actor_id: int, new: Sequence[NewCombatant]
     ) -> Fight:
-        async with self._write() as db:
-            fight = await self._running(db, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             is_gm = campaign.is_gm(actor_id)
             for entry in new:
                 if entry.is_npc and not is_gm:
@@ -231,37 +186,34 @@ class SqliteFights:
                 taken.add(entry.name.casefold())
                 position += 1
                 (hp, thp, wp) = entry.maxima
-                await db.execute(
-                    "INSERT INTO combatants (fight_id, name, name_key, character_id, "
-                    "controller_id, is_npc, die, die_source, reaction, surprise, position, "
-                    "hp_max, thp_max, wp_max, armour) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        fight_id,
-                        entry.name,
-                        entry.name.casefold(),
-                        entry.character_id,
-                        entry.controller_id,
-                        int(entry.is_npc),
-                        entry.initiative.die.face,
-                        str(entry.initiative.die.source),
-                        entry.initiative.reaction,
-                        entry.initiative.surprise,
-                        position,
-                        hp,
-                        thp,
-                        wp,
-                        entry.armour,
-                    ),
+                await tx.execute(
+                    "insert_combatant",
+                    {
+                        "fight_id": fight_id,
+                        "name": entry.name,
+                        "name_key": entry.name.casefold(),
+                        "character_id": entry.character_id,
+                        "controller_id": _id(entry.controller_id),
+                        "is_npc": int(entry.is_npc),
+                        "die": entry.initiative.die.face,
+                        "die_source": str(entry.initiative.die.source),
+                        "reaction": entry.initiative.reaction,
+                        "surprise": entry.initiative.surprise,
+                        "position": position,
+                        "hp_max": hp,
+                        "thp_max": thp,
+                        "wp_max": wp,
+                        "armour": entry.armour,
+                    },
                 )
-            return await self._running(db, guild_id, fight_id)
+            return await self._running(tx, guild_id, fight_id)
 
     async def remove_combatant(
         self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
     ) -> Fight:
-        async with self._write() as db:
-            fight = await self._running(db, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             gone = next((c for c in fight.combatants if c.id == combatant_id), None)
             if gone is None:
                 raise NotFound("That combatant is not in this fight (any more).")
@@ -271,12 +223,12 @@ class SqliteFights:
                 # Its turn passes to the next in the order (no round is skipped or counted).
                 order = fight.order()
                 rest = order[order.index(gone) + 1 :] + order[: order.index(gone)]
-                await db.execute(
-                    "UPDATE fights SET current_id = ?, step = step + 1 WHERE id = ?",
-                    (rest[0].id if rest else None, fight_id),
+                await tx.execute(
+                    "pass_turn",
+                    {"current_id": rest[0].id if rest else None, "fight_id": fight_id},
                 )
-            await db.execute("UPDATE combatants SET removed = 1 WHERE id = ?", (combatant_id,))
-            return await self._running(db, guild_id, fight_id)
+            await tx.execute("remove_combatant", {"combatant_id": combatant_id})
+            return await self._running(tx, guild_id, fight_id)
 
     async def advance_turn(
         self,
@@ -285,14 +237,14 @@ class SqliteFights:
         actor_id: int,
         expected_step: int | None = None,
     ) -> TurnChange:
-        async with self._write() as db:
-            fight = await self._running(db, guild_id, fight_id)
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
             if expected_step is not None and fight.step != expected_step:
                 raise Conflict(
                     "That button is from an earlier turn: the turn has moved on already. "
                     "The tracker shows whose turn it is now."
                 )
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             order = fight.order()
             if not order:
                 raise InvalidValue("Nobody is in this fight yet: /fight join or /fight add.")
@@ -308,40 +260,38 @@ class SqliteFights:
                     raise PermissionDenied(
                         f"It is {current.name}'s turn: only their player or a GM ends it."
                     )
-                ended = await self._count_down(db, current)
+                ended = await self._count_down(tx, current)
                 place = order.index(current)
                 if place + 1 < len(order):
                     upcoming = order[place + 1]
                 else:
                     round_number, new_round = fight.round + 1, True
                     upcoming = Fight(**{**_fields(fight), "round": round_number}).order()[0]
-            updated = await _rows(
-                db,
-                "UPDATE fights SET round = ?, current_id = ?, step = step + 1 "
-                "WHERE id = ? AND step = ? RETURNING id",
-                (round_number, upcoming.id, fight_id, fight.step),
+            updated = await tx.fetch(
+                "advance_turn",
+                {
+                    "round": round_number,
+                    "current_id": upcoming.id,
+                    "fight_id": fight_id,
+                    "step": fight.step,
+                },
             )
             if not updated:  # cannot happen under the write lock; kept as the guarantee
                 raise Conflict("The turn moved on meanwhile. Try again.")
-            after = await self._running(db, guild_id, fight_id)
+            after = await self._running(tx, guild_id, fight_id)
             return TurnChange(after, tuple(ended), new_round)
 
-    async def _count_down(
-        self, db: aiosqlite.Connection, combatant: Combatant
-    ) -> list[tuple[str, str]]:
+    async def _count_down(self, tx: Transaction, combatant: Combatant) -> list[tuple[str, str]]:
         """Effects on the combatant whose turn ends lose a round; those at 0 end."""
         ended = []
         for effect in combatant.effects:
             if effect.rounds_left is None:
                 continue
             if effect.rounds_left <= 1:
-                await db.execute("DELETE FROM combatant_effects WHERE id = ?", (effect.id,))
+                await tx.execute("delete_effect", {"effect_id": effect.id})
                 ended.append((combatant.name, effect.name))
             else:
-                await db.execute(
-                    "UPDATE combatant_effects SET rounds_left = rounds_left - 1 WHERE id = ?",
-                    (effect.id,),
-                )
+                await tx.execute("count_down_effect", {"effect_id": effect.id})
         return ended
 
     async def add_effect(
@@ -356,9 +306,9 @@ class SqliteFights:
         name = clean_name(name, "effect")
         if rounds is not None and not 1 <= rounds <= 100:
             raise InvalidValue("An effect lasts 1 to 100 rounds (leave rounds empty: until ended).")
-        async with self._write() as db:
-            fight = await self._running(db, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             target = next((c for c in fight.combatants if c.id == combatant_id), None)
             if target is None:
                 raise NotFound("That combatant is not in this fight (any more).")
@@ -369,28 +319,27 @@ class SqliteFights:
                     f"{target.name} has {MAX_EFFECTS_PER_COMBATANT} effects, the limit. "
                     "End one first."
                 )
-            await db.execute(
-                "INSERT INTO combatant_effects (combatant_id, name, rounds_left) VALUES (?, ?, ?)",
-                (combatant_id, name, rounds),
+            await tx.execute(
+                "insert_effect", {"combatant_id": combatant_id, "name": name, "rounds": rounds}
             )
-            return await self._running(db, guild_id, fight_id)
+            return await self._running(tx, guild_id, fight_id)
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
-        async with self._write() as db:
-            fight = await self._running(db, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, fight.campaign_id)
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only("end a fight")
-            await db.execute(f"UPDATE fights SET ended_at = {NOW_SQL} WHERE id = ?", (fight_id,))
-            ended = await self._load_fight(db, guild_id, fight_id)
+            await tx.execute("end_fight", {"fight_id": fight_id})
+            ended = await self._load_fight(tx, guild_id, fight_id)
             assert ended is not None
             return ended
 
     async def set_tracker(self, guild_id: int, fight_id: int, message_id: int | None) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE fights SET tracker_message_id = ? WHERE id = ? AND guild_id = ?",
-                (message_id, fight_id, guild_id),
+        async with self._write(guild_id) as tx:
+            await tx.execute(
+                "set_tracker",
+                {"message_id": message_id, "fight_id": fight_id, "guild_id": guild_id},
             )
 
     # ---- health --------------------------------------------------------------------------
@@ -413,10 +362,10 @@ class SqliteFights:
         if op not in HEALTH_OPS:
             raise InvalidValue(f"Unknown health change {op!r}: use damage, heal or set.")
         limits.HEALTH.check(amount, "The amount")
-        async with self._write() as db:
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+        async with self._write(guild_id) as tx:
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             name, is_npc, health, soak, owner, fight_id = await self._health_of(
-                db, guild_id, campaign_id, target
+                tx, guild_id, campaign_id, target
             )
             if not by_roll and not campaign.is_gm(actor_id) and (is_npc or owner != actor_id):
                 raise campaign.gm_only(f"change {name}'s health")
@@ -427,113 +376,108 @@ class SqliteFights:
                 after, change = heal(health, amount, pool or Pool.HP)
             else:
                 after, change = set_pool(health, amount, pool or Pool.HP)
-            await self._move_pool(db, target, change.pool, change.before - change.after)
+            await self._move_pool(tx, target, change.pool, change.before - change.after)
             if target.combatant_id is not None and op == "damage":
-                await db.execute(
-                    "UPDATE combatants SET taken = taken + ? WHERE id = ?",
-                    (change.amount, target.combatant_id),
+                await tx.execute(
+                    "combatant_add_taken",
+                    {"amount": change.amount, "combatant_id": target.combatant_id},
                 )
                 if attacker_id is not None:
-                    await db.execute(
-                        "UPDATE combatants SET dealt = dealt + ? WHERE id = ? AND fight_id = ?",
-                        (change.amount, attacker_id, fight_id),
+                    await tx.execute(
+                        "combatant_add_dealt_in_fight",
+                        {
+                            "amount": change.amount,
+                            "combatant_id": attacker_id,
+                            "fight_id": fight_id,
+                        },
                     )
-            rows = await _rows(
-                db,
-                "INSERT INTO health_log (guild_id, campaign_id, fight_id, combatant_id, "
-                "character_id, attacker_id, target_name, is_npc, pool, before, after, armour, "
-                "reason, user_id, interaction_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at",
-                (
-                    guild_id,
-                    campaign_id,
-                    fight_id,
-                    target.combatant_id,
-                    target.character_id,
-                    attacker_id,
-                    name,
-                    int(is_npc),
-                    str(change.pool),
-                    change.before,
-                    change.after,
-                    change.armour,
-                    "attack" if by_roll else op,
-                    int(actor_id),
-                    interaction_id,
-                ),
+            reason = "attack" if by_roll else op
+            [(entry_id, created_at)] = await tx.fetch(
+                "insert_health_log",
+                {
+                    "guild_id": guild_id,
+                    "campaign_id": campaign_id,
+                    "fight_id": fight_id,
+                    "combatant_id": target.combatant_id,
+                    "character_id": target.character_id,
+                    "attacker_id": attacker_id,
+                    "target_name": name,
+                    "is_npc": int(is_npc),
+                    "pool": str(change.pool),
+                    "before": change.before,
+                    "after": change.after,
+                    "armour": change.armour,
+                    "reason": reason,
+                    "user_id": int(actor_id),
+                    "interaction_id": interaction_id,
+                },
             )
             return HealthEntry(
-                id=rows[0][0],
+                id=entry_id,
                 target_name=name,
                 is_npc=is_npc,
                 change=change,
-                reason="attack" if by_roll else op,
+                reason=reason,
                 user_id=int(actor_id),
                 undone=False,
-                created_at=_time(rows[0][1]),
+                created_at=_time(created_at),
                 maximum=health.maximum(change.pool),
                 health=after,
             )
 
     async def _health_of(
-        self, db: aiosqlite.Connection, guild_id: int, campaign_id: int, target: HealthTarget
+        self, tx: Transaction, guild_id: int, campaign_id: int, target: HealthTarget
     ) -> tuple[str, bool, Health, int, int | None, int | None]:
         """(name, is NPC, health, armour, owner, fight id) of a combatant or a sheet."""
         if target.combatant_id is not None:
-            rows = await _rows(
-                db,
-                "SELECT f.id FROM combatants AS m JOIN fights AS f ON f.id = m.fight_id "
-                "WHERE m.id = ? AND f.guild_id = ? AND f.campaign_id = ? AND m.removed = 0 "
-                "AND f.ended_at IS NULL",
-                (target.combatant_id, guild_id, campaign_id),
+            rows = await tx.fetch(
+                "combatant_fight",
+                {
+                    "combatant_id": target.combatant_id,
+                    "guild_id": guild_id,
+                    "campaign_id": campaign_id,
+                },
             )
             if not rows:
                 raise NotFound("That combatant is not in a running fight here (any more).")
-            fight = await self._running(db, guild_id, rows[0][0])
+            fight = await self._running(tx, guild_id, rows[0][0])
             member = next(c for c in fight.combatants if c.id == target.combatant_id)
             owner = member.controller_id
             return member.name, member.is_npc, member.health, member.armour, owner, fight.id
         if target.character_id is None:
             raise InvalidValue("Name a combatant or a character.")
         sheet: Character = await self._character_by_id(
-            db, guild_id, campaign_id, target.character_id
+            tx, guild_id, campaign_id, target.character_id
         )
         return sheet.name, sheet.is_npc, sheet.health(), sheet.armour, sheet.owner_id, None
 
     async def _move_pool(
-        self, db: aiosqlite.Connection, target: HealthTarget, pool: Pool, lost: int
+        self, tx: Transaction, target: HealthTarget, pool: Pool, lost: int
     ) -> None:
         """Add `lost` to the pool's damage taken: on the NPC copy, or on the sheet."""
         column = _LOST_COLUMN[pool]
         if target.combatant_id is not None:
-            rows = await _rows(
-                db,
-                "SELECT is_npc, character_id FROM combatants WHERE id = ?",
-                (target.combatant_id,),
+            [(is_npc, character_id)] = await tx.fetch(
+                "combatant_kind", {"combatant_id": target.combatant_id}
             )
-            is_npc, character_id = rows[0]
             if is_npc or character_id is None:
-                await db.execute(
-                    f"UPDATE combatants SET {column} = {column} + ? WHERE id = ?",
-                    (lost, target.combatant_id),
+                await tx.execute(
+                    f"combatants_add_{column}",
+                    {"amount": lost, "combatant_id": target.combatant_id},
                 )
                 return
             target = HealthTarget(character_id=character_id)
-        await db.execute(
-            f"UPDATE characters SET {column} = {column} + ? WHERE id = ?",
-            (lost, target.character_id),
+        await tx.execute(
+            f"characters_add_{column}", {"amount": lost, "character_id": target.character_id}
         )
 
     async def undo_health(self, guild_id: int, campaign_id: int, actor_id: int) -> HealthEntry:
-        async with self._write() as db:
-            campaign: Campaign = await self._campaign_by_id(db, guild_id, campaign_id)
+        async with self._write(guild_id) as tx:
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only("undo a change of health")
-            rows = await _rows(
-                db,
-                f"SELECT {_HEALTH_COLUMNS} FROM health_log "
-                "WHERE guild_id = ? AND campaign_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
-                (guild_id, campaign_id),
+            rows = await tx.fetch(
+                "last_health_change", {"guild_id": guild_id, "campaign_id": campaign_id}
             )
             if not rows:
                 raise NotFound("There is no change of health to undo in this campaign.")
@@ -549,17 +493,16 @@ class SqliteFights:
             if combatant_id is None and character_id is None:
                 raise NotFound("The last change of health was to someone no longer here.")
             target = HealthTarget(combatant_id=combatant_id, character_id=character_id)
-            await self._move_pool(db, target, pool, -moved)
+            await self._move_pool(tx, target, pool, -moved)
             if combatant_id is not None and row[8] == "attack":
-                await db.execute(
-                    "UPDATE combatants SET taken = taken - ? WHERE id = ?", (moved, combatant_id)
+                await tx.execute(
+                    "combatant_add_taken", {"amount": -moved, "combatant_id": combatant_id}
                 )
                 if attacker_id is not None:
-                    await db.execute(
-                        "UPDATE combatants SET dealt = dealt - ? WHERE id = ?",
-                        (moved, attacker_id),
+                    await tx.execute(
+                        "combatant_add_dealt", {"amount": -moved, "combatant_id": attacker_id}
                     )
-            await db.execute("UPDATE health_log SET undone = 1 WHERE id = ?", (entry_id,))
+            await tx.execute("health_undone", {"entry_id": entry_id})
             return _health_entry(row, undone=True)
 
     async def recent_health(
@@ -567,20 +510,17 @@ class SqliteFights:
     ) -> list[HealthEntry]:
         if limit <= 0:
             return []
-        async with self._read() as db:
-            rows = await _rows(
-                db,
-                f"SELECT {_HEALTH_COLUMNS} FROM health_log WHERE guild_id = ? AND campaign_id = ? "
-                "ORDER BY id DESC LIMIT ?",
-                (guild_id, campaign_id, min(limit, 100)),
+        async with self._read() as tx:
+            rows = await tx.fetch(
+                "recent_health",
+                {"guild_id": guild_id, "campaign_id": campaign_id, "limit": min(limit, 100)},
             )
         return [_health_entry(row) for row in rows]
 
 
-_HEALTH_COLUMNS = (
-    "id, target_name, is_npc, armour, pool, before, after, user_id, reason, combatant_id, "
-    "character_id, attacker_id, undone, created_at"
-)
+def _id(value: int | None) -> int | None:
+    """A user id as a plain int (an `Actor` carries its Manage Server flag along)."""
+    return None if value is None else int(value)
 
 
 def _health_entry(row: Sequence[Any], undone: bool | None = None) -> HealthEntry:
@@ -614,4 +554,4 @@ def _fields(fight: Fight) -> dict[str, Any]:
     return {name: getattr(fight, name) for name in Fight.__dataclass_fields__}
 
 
-__all__ = ["MAX_COMBATANTS", "SqliteFights"]
+__all__ = ["MAX_COMBATANTS", "RuleFights"]
