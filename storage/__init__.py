@@ -1,13 +1,15 @@
 """Campaign storage for the WIRE bot: campaigns, characters, crafting projects and the roll log.
 
-The cogs use the `Store` interface (storage/base.py) and get one from `await open_store()`; the
-only backend today is SQLite (storage/sqlite.py). See docs/storage.md for the schema, the
-export format, backups and the migrations policy.
+The cogs use the `Store` interface (storage/base.py) and get one from `await open_store()`: the
+rules of storage/rules.py over SQLite (storage/sqlite.py, a file: the default) or PostgreSQL
+(storage/postgres.py, when WIRE_DATABASE is a postgresql:// URL). See docs/storage.md for the
+schema, the export format, backups and the migrations policy.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from storage.base import Store
@@ -34,18 +36,61 @@ from storage.sqlite import SqliteStore
 
 DEFAULT_DATABASE = "data/wire.db"
 """The database when neither WIRE_DATABASE nor a path is given (relative to the working folder)."""
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(database: str | Path | None) -> bool:
+    """Whether the database setting is a PostgreSQL URL (postgresql://... or postgres://...)."""
+    return isinstance(database, str) and database.strip().startswith(POSTGRES_SCHEMES)
+
+
+def redacted(database: str) -> str:
+    """A database setting without the password a URL may hold, for messages and logs."""
+    return re.sub(r"(://[^:/@]*:).*@", r"\1***@", database)
+
+
+def sqlite_path(database: str | Path) -> Path:
+    """A SQLite setting as a path: `sqlite:data/wire.db` and `sqlite:///srv/wire.db` too."""
+    text = str(database).strip()
+    if text.startswith("sqlite:"):
+        text = text.removeprefix("sqlite:")
+        text = text[2:] if text.startswith("//") else text
+    return Path(text)
+
+
+def database_setting(database: str | Path | None = None) -> str | Path:
+    """The database given, else $WIRE_DATABASE, else data/wire.db: a PostgreSQL URL as text,
+    anything else as the path of a SQLite file."""
+    if database is None or str(database) == "":
+        database = os.environ.get("WIRE_DATABASE", "").strip() or DEFAULT_DATABASE
+    if is_postgres(database):
+        return str(database).strip()
+    return sqlite_path(database)
 
 
 def database_path(path: str | Path | None = None) -> Path:
-    """The path given, else $WIRE_DATABASE, else data/wire.db (relative to the working folder)."""
-    if path is None or str(path) == "":
-        path = os.environ.get("WIRE_DATABASE") or DEFAULT_DATABASE
-    return Path(path)
+    """The SQLite file: the path given, else $WIRE_DATABASE, else data/wire.db."""
+    setting = database_setting(path)
+    if isinstance(setting, str):
+        raise StorageError(
+            "This needs a SQLite database file, and WIRE_DATABASE is a PostgreSQL URL: "
+            "give the file's path (--db), or use PostgreSQL's own tools (pg_dump)."
+        )
+    return setting
 
 
-async def open_store(path: str | Path | None = None) -> Store:
-    """Open (creating or upgrading it first) the campaign database; SchemaTooNew if too new."""
-    return await SqliteStore.open(database_path(path))
+async def open_store(database: str | Path | None = None) -> Store:
+    """Open (creating or upgrading it first) the campaign database; SchemaTooNew if too new.
+
+    A postgresql:// URL opens PostgreSQL (a pool of WIRE_DATABASE_POOL connections); a path,
+    or `sqlite:` and a path, a SQLite file.
+    """
+    setting = database_setting(database)
+    if isinstance(setting, str):
+        from storage.postgres import PostgresStore  # asyncpg only when it is used
+
+        return await PostgresStore.open(setting)
+    return await SqliteStore.open(setting)
 
 
 __all__ = [
@@ -68,5 +113,9 @@ __all__ = [
     "Store",
     "Weapon",
     "database_path",
+    "database_setting",
+    "is_postgres",
     "open_store",
+    "redacted",
+    "sqlite_path",
 ]

@@ -9,7 +9,7 @@ what, limits, default campaigns and the roll log's batching are the rules layer'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -69,3 +69,25 @@ class Backend(Protocol):
     async def close(self) -> None:
         """Close the connections (the rules layer has committed what it queued)."""
         ...
+
+
+InsertRolls = Callable[[Sequence[Params]], Awaitable[list[int | Exception | None]]]
+
+
+async def batch_or_each(
+    insert: InsertRolls, batch: Sequence[Params]
+) -> list[int | Exception | None]:
+    """`insert(batch)`, one transaction; if it fails, each row alone, so that a bad row fails
+    only itself (its error is its outcome) and its neighbours are committed."""
+    try:
+        return await insert(batch)
+    except Exception as exc:
+        if len(batch) == 1:
+            return [exc]
+    outcomes: list[int | Exception | None] = []
+    for params in batch:
+        try:
+            outcomes += await insert([params])
+        except Exception as alone:
+            outcomes.append(alone)
+    return outcomes

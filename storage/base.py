@@ -1,10 +1,11 @@
-"""The storage interface the cogs use, free of SQLite particulars.
+"""The storage interface the cogs use, free of any database's particulars.
 
-A backend (today `storage.sqlite.SqliteStore`; a PostgreSQL one could stand beside it) implements
-every method. Every method that reads or writes campaign data takes the guild id, and where it
-matters the campaign id, and touches nothing outside them: an id from another guild finds
-nothing. Methods that change data take the acting user's id and enforce the rules: players change
-only their own characters, GMs change any in their campaign (and all NPCs).
+`storage.rules.RuleStore` implements every method once, over a SQLite or a PostgreSQL backend
+(`SqliteStore`, `PostgresStore`). Every method that reads or writes campaign data takes the
+guild id, and where it matters the campaign id, and touches nothing outside them: an id from
+another guild finds nothing. Methods that change data take the acting user's id and enforce the
+rules: players change only their own characters, GMs change any in their campaign (and all
+NPCs).
 
 Errors are `storage.errors.StorageError` subclasses whose messages are fit to show the user.
 """

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from storage import database_path, open_store
+from storage import open_store
 from storage.backup import backup_database, check_database, restore_database
 from storage.copy import copy_to_postgres
 from storage.errors import ImportRejected, NotFound, StorageError
@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--replace", action="store_true", help="overwrite characters of the same name"
     )
     load.add_argument(
-        "--db", type=Path, help="database file (default: $WIRE_DATABASE, else data/wire.db)"
+        "--db",
+        help="database file or postgresql:// URL (default: $WIRE_DATABASE, else data/wire.db)",
     )
 
     copy = commands.add_parser(
@@ -134,7 +135,7 @@ async def _import(args: argparse.Namespace) -> str:
     except OSError as exc:
         raise CliError(f"cannot read {args.file}: {exc.strerror}") from exc
     plan = parse_import(data)  # reject a bad file before creating or opening anything
-    store = await open_store(database_path(args.db))
+    store = await open_store(args.db)
     try:
         name = args.campaign or plan.campaign_name
         if name:

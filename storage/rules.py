@@ -1320,7 +1320,7 @@ class RuleStore(RuleFights, Store):
             # the GIL: a statement per row (84,000 for a big import) held the lock for 0.5 s or
             # more, one trip to the database each, while every other roll waited.
             if clashes:
-                await tx.execute("import_clear_stats", keys)
+                await tx.execute("import_clear_character_stats", keys)
                 await tx.execute("import_clear_weapons", keys)
             await tx.execute(
                 "import_characters",

@@ -40,7 +40,7 @@ from typing import Any
 import aiosqlite
 
 from storage import backup as backup_files
-from storage.backend import BUSY, Params, Row
+from storage.backend import BUSY, Params, Row, batch_or_each
 from storage.checkpoint import FALLBACK_AUTOCHECKPOINT_PAGES, Checkpointer
 from storage.errors import Busy, StorageError
 from storage.rules import RuleStore
@@ -281,18 +281,7 @@ class SqliteBackend:
         aiosqlite's `_execute` runs a function on the connection's thread; a statement per row
         through its public API would be a thread hand-off per row, under the lock.
         """
-        try:
-            return await self._insert_rolls(batch)
-        except Exception as exc:
-            if len(batch) == 1:
-                return [exc]
-        outcomes: list[int | Exception | None] = []
-        for params in batch:
-            try:
-                outcomes += await self._insert_rolls([params])
-            except Exception as alone:
-                outcomes.append(alone)
-        return outcomes
+        return await batch_or_each(self._insert_rolls, batch)
 
     async def _insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
         async with self._lock:

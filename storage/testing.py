@@ -1,8 +1,11 @@
 """Pytest fixtures for tests that need a real store, for the storage's tests and the bot's.
 
 Load with `pytest_plugins = ["storage.testing"]` in the top tests/conftest.py. Every store is a
-real SQLite file in the test's tmp_path (WAL, migrations and all), not an in-memory stand-in,
-so what passes here behaves the same in production.
+real database, not an in-memory stand-in, so what passes here behaves the same in production:
+a SQLite file in the test's tmp_path (WAL, migrations and all), and for the tests in
+tests/storage/ also a fresh PostgreSQL database on the throwaway server of storage/pg_testing.py
+(the test runs once on each; its id ends in [sqlite] or [postgresql]). A test about SQLite's
+files (it asks for `store_path`, or is marked `sqlite_only`) runs on SQLite alone.
 
     async def test_something(store, make_campaign, make_character):
         campaign = await make_campaign("Night Market")          # GM is testing.GM
@@ -20,6 +23,7 @@ import pytest
 import pytest_asyncio
 
 from storage.models import Actor, Campaign, Character, RollRecord, Weapon
+from storage.rules import RuleStore
 from storage.sqlite import SqliteStore
 
 GUILD = 1001
@@ -47,10 +51,57 @@ def store_path(tmp_path: Path) -> Path:
     return tmp_path / "wire.db"
 
 
+BACKENDS = ("sqlite", "postgresql")
+BOTH_BACKENDS_UNDER = ("tests/storage/",)
+"""Where the `store` fixture runs each test on both backends; elsewhere (the cogs' tests) on
+SQLite, which is what the backend-neutral rules make enough there."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: a storage test about SQLite itself (files, WAL, PRAGMAs, CLI)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that uses `store` on every backend that applies to it."""
+    if "store_backend" not in metafunc.fixturenames:
+        return
+    where = metafunc.definition.nodeid.replace("\\", "/")
+    both = any(where.startswith(folder) for folder in BOTH_BACKENDS_UNDER)
+    sqlite_only = (
+        "store_path" in metafunc.fixturenames
+        or metafunc.definition.get_closest_marker("sqlite_only") is not None
+    )
+    backends = BACKENDS if both and not sqlite_only else BACKENDS[:1]
+    metafunc.parametrize("store_backend", backends, indirect=True)
+
+
+@pytest.fixture
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """The backend the `store` fixture opens: "sqlite" or "postgresql"."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def store_database(request: pytest.FixtureRequest, store_backend: str) -> str:
+    """What the `store` fixture opened: the SQLite file's path, or the PostgreSQL database's
+    URL (for other processes, or other connections, on the same database)."""
+    if store_backend == "postgresql":
+        return request.getfixturevalue("postgres_database")
+    return str(request.getfixturevalue("store_path"))
+
+
 @pytest_asyncio.fixture
-async def store(store_path: Path) -> AsyncIterator[SqliteStore]:
-    """A fresh store on a real SQLite file, closed after the test."""
-    opened = await SqliteStore.open(store_path)
+async def store(store_backend: str, store_database: str) -> AsyncIterator[RuleStore]:
+    """A fresh store on a real database (see the module's docstring), closed after the test."""
+    opened: RuleStore
+    if store_backend == "postgresql":
+        from storage.postgres import PostgresStore
+
+        opened = await PostgresStore.open(store_database, pool_size=4)
+    else:
+        opened = await SqliteStore.open(store_database)
     try:
         yield opened
     finally:
@@ -58,7 +109,7 @@ async def store(store_path: Path) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-def make_campaign(store: SqliteStore) -> CampaignFactory:
+def make_campaign(store: RuleStore) -> CampaignFactory:
     """`await make_campaign(name=None, *, guild_id=GUILD, gm_id=GM, gms=(), channel_id=None)`.
 
     No name: a fresh unique one. `gms` adds more GMs; `channel_id` binds that channel to it.
@@ -88,7 +139,7 @@ def make_campaign(store: SqliteStore) -> CampaignFactory:
 
 
 @pytest.fixture
-def make_character(store: SqliteStore) -> CharacterFactory:
+def make_character(store: RuleStore) -> CharacterFactory:
     """`await make_character(campaign, name="Ash", *, owner_id=PLAYER, npc=False, ...)`.
 
     Made by the campaign's first GM, so any owner works; `weapons` is a list of Weapon.

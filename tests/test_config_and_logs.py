@@ -114,6 +114,34 @@ def test_shards_split_over_processes_on_sqlite_are_refused(count, ids, shown):
     assert "\n" not in message
 
 
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_shards_split_over_processes_on_postgresql_may_start(scheme):
+    env = {
+        "DISCORD_TOKEN": TOKEN,
+        "WIRE_DATABASE": f"{scheme}://wire:s3cret@db:5432/wire",
+        "WIRE_SHARD_COUNT": "4",
+        "WIRE_SHARD_IDS": "2-3",
+    }
+    config = load_config(env)
+    check_deployment(config)
+    assert config.database == f"{scheme}://wire:s3cret@db:5432/wire"  # a URL, not a path
+    assert "s3cret" not in repr(config) and "wire:***@db:5432/wire" in repr(config)
+
+
+@pytest.mark.parametrize("pool", ["0", "many", "1001"])
+def test_a_bad_pool_size_is_one_line_naming_the_fix(pool):
+    with pytest.raises(ConfigError, match="WIRE_DATABASE_POOL must be a number"):
+        load_config({"DISCORD_TOKEN": TOKEN, "WIRE_DATABASE_POOL": pool})
+
+
+@pytest.mark.parametrize(
+    ("setting", "path"), [("sqlite:data/w.db", "data/w.db"), ("sqlite:///srv/w.db", "/srv/w.db")]
+)
+def test_a_sqlite_url_is_its_file(setting, path):
+    config = load_config({"DISCORD_TOKEN": TOKEN, "WIRE_DATABASE": setting})
+    assert config.database == Path(path)
+
+
 def test_shard_ids_print_as_ranges():
     assert format_shard_ids([6, 0, 1, 2, 3]) == "0-3,6"
     assert format_shard_ids([4, 5]) == "4-5"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage import DEFAULT_DATABASE
+from storage import DEFAULT_DATABASE, database_setting, is_postgres, redacted
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "
@@ -35,7 +35,8 @@ class ConfigError(Exception):
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
-    database: Path = Path(DEFAULT_DATABASE)
+    database: Path | str = Path(DEFAULT_DATABASE)
+    """A SQLite file, or a PostgreSQL URL (text)."""
     dev_guild: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -48,9 +49,10 @@ class Config:
             object.__setattr__(self, "shard_ids", tuple(range(self.shard_count)))
 
     def __repr__(self) -> str:
-        """Never show the token, even in a traceback's locals or a debug print."""
+        """Never show the token or the database's password, even in a traceback's locals or a
+        debug print."""
         return (
-            f"Config(token=<hidden>, database={str(self.database)!r}, "
+            f"Config(token=<hidden>, database={redacted(str(self.database))!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
@@ -74,7 +76,8 @@ class Config:
 
 
 def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
-    """Read DISCORD_TOKEN, WIRE_DATABASE, WIRE_DEV_GUILD, LOG_LEVEL and the two shard settings."""
+    """Read DISCORD_TOKEN, WIRE_DATABASE (and its pool), WIRE_DEV_GUILD, LOG_LEVEL and the two
+    shard settings."""
     env = os.environ if env is None else env
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
@@ -91,7 +94,13 @@ def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = T
     level = (env.get("LOG_LEVEL", "") or "INFO").strip().upper()
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
-    database = Path(env.get("WIRE_DATABASE", "").strip() or DEFAULT_DATABASE)
+    database = database_setting(env.get("WIRE_DATABASE", "").strip() or DEFAULT_DATABASE)
+    pool = env.get("WIRE_DATABASE_POOL", "").strip()  # read again by storage.postgres
+    if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 1000):
+        raise ConfigError(
+            f"WIRE_DATABASE_POOL must be a number of connections from 1 to 1000, not "
+            f"{_quoted(pool)}. Leave it empty for 10."
+        )
     shard_count = parse_shard_count(env.get("WIRE_SHARD_COUNT", ""))
     shard_ids = parse_shard_ids(env.get("WIRE_SHARD_IDS", ""), shard_count)
     return Config(
@@ -184,16 +193,16 @@ def check_deployment(config: Config) -> None:
 
     Split shards mean other processes writing the same campaigns; SQLite is one file on one
     machine with one writer at a time, and the store's lock and caches are per process, so such a
-    deployment would lose or garble data rather than fail. One process with every shard is fine.
-    Every database is SQLite today (a path); PostgreSQL, when it comes, lifts this.
+    deployment would lose or garble data rather than fail. One process with every shard is fine;
+    on PostgreSQL any split is, as its backend serialises each guild's writes across processes.
     """
-    if config.runs_every_shard or not isinstance(config.database, Path):
+    if config.runs_every_shard or is_postgres(config.database):
         return
     here = config.shard_ids or ()
     raise ConfigError(
         f"WIRE_SHARD_IDS={format_shard_ids(here)} runs {len(here)} of "
         f"{config.shard_count} shards here, so the others would need other processes, but the "
         f"SQLite database (WIRE_DATABASE={config.database}) is one file on one machine: run all "
-        f"{config.shard_count} shards in one process (leave WIRE_SHARD_IDS empty); several "
-        "processes need PostgreSQL, which WIRE does not support yet."
+        f"{config.shard_count} shards in one process (leave WIRE_SHARD_IDS empty), or set "
+        "WIRE_DATABASE to a PostgreSQL URL (postgresql://...), which several processes share."
     )

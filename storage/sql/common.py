@@ -20,6 +20,8 @@ class Dialect:
     """A JSON array (text) of character `ch`'s stats as [kind, name, value], in order."""
     weapons: str
     """A JSON array (text) of character `ch`'s weapons as [name, base, attribute, skill, kind]."""
+    imported_keys: str
+    """A subquery: the texts of the JSON array `:keys` (an import's characters' name keys)."""
 
 
 CAMPAIGN_WIDTH = 10
@@ -45,6 +47,19 @@ HEALTH_COLUMNS = (
 LOST_COLUMNS = ("hp_lost", "thp_lost", "wp_lost")
 HEALTH_VALUES = ("armour", "wp_max", "hp_max", "thp_max")
 CAMPAIGN_FLAGS = ("npc_take10", "show_npc_modifiers", "show_npc_health")
+
+IMPORT_CHARACTERS_INTO = """
+INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes,
+                        armour, wp_max, hp_max, thp_max)
+"""
+IMPORT_CHARACTERS_REPLACE = """
+    ON CONFLICT (campaign_id, name_key) DO UPDATE
+   SET name = excluded.name, is_npc = excluded.is_npc, shield = excluded.shield,
+       notes = excluded.notes, armour = excluded.armour, wp_max = excluded.wp_max,
+       hp_max = excluded.hp_max, thp_max = excluded.thp_max
+"""
+"""An import's characters: new sheets are the importer's; a replaced one keeps its id and
+owner. Each dialect writes the SELECT of the rows in between."""
 
 _CHANNEL_CAMPAIGN = """
    AND c.id = coalesce(
@@ -340,6 +355,11 @@ RETURNING id
         "WHERE guild_id = :guild_id AND campaign_id = :campaign_id "
         "ORDER BY id DESC LIMIT :limit",
     }
+    for table in ("character_stats", "weapons"):
+        found[f"import_clear_{table}"] = (
+            f"DELETE FROM {table} WHERE character_id IN (SELECT id FROM characters "
+            f"WHERE campaign_id = :campaign_id AND name_key IN ({d.imported_keys}))"
+        )
     for flag in CAMPAIGN_FLAGS:
         found[f"campaign_set_{flag}"] = (
             f"UPDATE campaigns SET {flag} = :value WHERE id = :campaign_id AND guild_id = :guild_id"

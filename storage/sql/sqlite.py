@@ -10,6 +10,8 @@ from storage.sql import common
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
+_IMPORTED_KEYS = "SELECT value FROM json_each(:keys)"
+
 DIALECT = common.Dialect(
     now=NOW,
     gm_ids="""(SELECT json_group_array(g.user_id)
@@ -21,9 +23,8 @@ DIALECT = common.Dialect(
     weapons="""(SELECT json_group_array(json_array(w.name, w.base, w.attribute, w.skill, w.kind))
           FROM (SELECT name, base, attribute, skill, kind FROM weapons
                  WHERE character_id = ch.id ORDER BY position) AS w)""",
+    imported_keys=_IMPORTED_KEYS,
 )
-
-_IMPORTED_KEYS = "SELECT value FROM json_each(:keys)"
 
 IMPORT = {
     # One row whatever the number: a row each would be a trip back to Python each.
@@ -31,30 +32,13 @@ IMPORT = {
 SELECT json_group_array(json_array(name_key, id, name, owner_id, is_npc)) FROM characters
  WHERE campaign_id = :campaign_id AND name_key IN ({_IMPORTED_KEYS})
 """,
-    "import_clear_stats": f"""
-DELETE FROM character_stats WHERE character_id IN
-    (SELECT id FROM characters WHERE campaign_id = :campaign_id
-        AND name_key IN ({_IMPORTED_KEYS}))
-""",
-    "import_clear_weapons": f"""
-DELETE FROM weapons WHERE character_id IN
-    (SELECT id FROM characters WHERE campaign_id = :campaign_id
-        AND name_key IN ({_IMPORTED_KEYS}))
-""",
-    # New sheets are the importer's; a replaced one keeps its id and owner.
-    "import_characters": """
-INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes,
-                        armour, wp_max, hp_max, thp_max)
-SELECT :campaign_id, json_extract(value, '$[0]'), json_extract(value, '$[1]'), :owner_id,
+    "import_characters": common.IMPORT_CHARACTERS_INTO
+    + """SELECT :campaign_id, json_extract(value, '$[0]'), json_extract(value, '$[1]'), :owner_id,
        json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'),
        json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
        json_extract(value, '$[8]')
-  FROM json_each(:rows) WHERE true
-    ON CONFLICT (campaign_id, name_key) DO UPDATE
-   SET name = excluded.name, is_npc = excluded.is_npc, shield = excluded.shield,
-       notes = excluded.notes, armour = excluded.armour, wp_max = excluded.wp_max,
-       hp_max = excluded.hp_max, thp_max = excluded.thp_max
-""",
+  FROM json_each(:rows) WHERE true"""
+    + common.IMPORT_CHARACTERS_REPLACE,
     "import_stats": """
 INSERT INTO character_stats (character_id, kind, name_key, name, value, position)
 SELECT ch.id, json_extract(s.value, '$[1]'), json_extract(s.value, '$[2]'),

@@ -113,8 +113,8 @@ async def test_split_shards_on_sqlite_are_refused_before_connecting(
     assert output.strip().splitlines() == [
         f"WIRE_SHARD_IDS=0 runs 1 of 2 shards here, so the others would need other processes, "
         f"but the SQLite database (WIRE_DATABASE={db}) is one file on one machine: run all 2 "
-        "shards in one process (leave WIRE_SHARD_IDS empty); several processes need PostgreSQL, "
-        "which WIRE does not support yet."
+        "shards in one process (leave WIRE_SHARD_IDS empty), or set WIRE_DATABASE to a "
+        "PostgreSQL URL (postgresql://...), which several processes share."
     ]
     assert standin.requests == [] and standin.handshakes == []
     assert not db.exists()

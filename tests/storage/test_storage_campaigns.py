@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
+from storage import open_store
 from storage.errors import InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import MAX_CAMPAIGNS_PER_GUILD
 from storage.sqlite import SqliteStore
@@ -63,10 +63,10 @@ async def test_concurrent_first_uses_make_one_default(store: SqliteStore) -> Non
 
 
 async def test_two_connections_racing_first_use_make_one_default(
-    store: SqliteStore, store_path: Path
+    store: SqliteStore, store_database: str
 ) -> None:
-    # A second store is a second SQLite connection: real lock contention, as two processes.
-    other = await SqliteStore.open(store_path)
+    # A second store is a second connection (pool): real lock contention, as two processes.
+    other = await open_store(store_database)
     try:
         found = await asyncio.gather(
             *((store if i % 2 else other).campaign_for_channel(7, i, 100 + i) for i in range(20))
@@ -175,8 +175,8 @@ async def test_gms_in_order_and_the_last_may_go(store: SqliteStore, make_campaig
     assert (await store.add_gm(GUILD, campaign.id, manager(), GM)).gm_ids == (GM,)
 
 
-async def test_everything_survives_a_restart(store_path: Path) -> None:
-    store = await SqliteStore.open(store_path)
+async def test_everything_survives_a_restart(store_database: str) -> None:
+    store = await open_store(store_database)
     campaign = await store.create_campaign(GUILD, "Night Market", manager(GM))
     await store.bind_channel(GUILD, CHANNEL, campaign.id, GM)
     await store.update_campaign(GUILD, campaign.id, GM, npc_take10=False)
@@ -189,7 +189,7 @@ async def test_everything_survives_a_restart(store_path: Path) -> None:
     await store.set_meta("k", "v")
     await store.close()
 
-    reopened = await SqliteStore.open(store_path)
+    reopened = await open_store(store_database)
     try:
         again = await reopened.campaign_for_channel(GUILD, CHANNEL, OTHER_PLAYER)
         assert again.id == campaign.id

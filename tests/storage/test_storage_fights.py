@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
+from storage import open_store
 from storage.errors import Conflict, NameTaken, NotFound, PermissionDenied
 from storage.models import HealthTarget, NewCombatant
 from storage.sqlite import SqliteStore
@@ -119,7 +119,7 @@ async def test_effects_count_down_at_the_end_of_their_combatants_turn(
 
 
 async def test_concurrent_blows_lose_no_damage_and_pcs_keep_theirs(
-    store: SqliteStore, table, store_path: Path
+    store: SqliteStore, table, store_database: str
 ) -> None:
     campaign, ash, goblin = table
     assert ash.health().hp == 23  # 20 + Constitution 2 + Resolve 1
@@ -156,7 +156,7 @@ async def test_concurrent_blows_lose_no_damage_and_pcs_keep_theirs(
     )  # fmt: skip
     assert (entry.change.pool, entry.change.before, entry.change.after) == (Pool.THP, 23, 15)
     await store.end_fight(GUILD, fight.id, GM)
-    reopened = await SqliteStore.open(store_path)
+    reopened = await open_store(store_database)
     try:  # a player character's damage stays on the sheet after the fight, until healed
         sheet = await reopened.get_character(GUILD, campaign.id, "Ash")
         assert sheet.health().thp == 15

@@ -20,6 +20,8 @@ from storage.testing import GM, GUILD, PLAYER, manager, roll_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.sqlite_only  # backups, restores, the CLI: SQLite files
+
 
 async def _fill(store: SqliteStore) -> int:
     campaign = await store.create_campaign(GUILD, "Night Market", manager(GM))

@@ -2,17 +2,19 @@
 
 Every store method that takes a campaign id, a character name, a project or a pending id is
 called from another guild with guild A's ids, by guild A's own GM (being a GM there must not
-help), and must find nothing; afterwards the database must be byte-for-byte as it was.
+help), and must find nothing; afterwards the database must be as it was (SQLite: byte for
+byte; PostgreSQL: every row of every table).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
+import asyncpg
 import pytest
 
+from storage import is_postgres
 from storage.errors import InvalidValue, NotFound
 from storage.models import Weapon
 from storage.sqlite import SqliteStore
@@ -20,8 +22,21 @@ from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, roll_record
 from storage.transfer import character_document
 
 
-def _dump(path: Path) -> list[str]:
-    conn = sqlite3.connect(path)
+async def _dump(database: str) -> list[str]:
+    if is_postgres(database):
+        conn = await asyncpg.connect(database)
+        try:
+            tables = await conn.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+            )
+            return [
+                f"{table}: {row[0]}"
+                for (table,) in tables
+                for row in await conn.fetch(f'SELECT t::text FROM "{table}" AS t ORDER BY 1')
+            ]
+        finally:
+            await conn.close()
+    conn = sqlite3.connect(database)
     try:
         return list(conn.iterdump())
     finally:
@@ -29,7 +44,7 @@ def _dump(path: Path) -> list[str]:
 
 
 async def test_another_guild_sees_and_changes_nothing(
-    store: SqliteStore, store_path: Path, make_campaign, make_character
+    store: SqliteStore, store_database: str, make_campaign, make_character
 ) -> None:
     a = await make_campaign("Secret", channel_id=CHANNEL)
     ash = await make_character(a, "Ash", owner_id=GM, skills={"Parry": 4})
@@ -39,7 +54,7 @@ async def test_another_guild_sees_and_changes_nothing(
     pending = await store.create_pending(GUILD, a.id, "defend", {}, datetime.now(UTC))
     # Guild B exists and has its own default campaign.
     b_default = await store.campaign_for_channel(OTHER_GUILD, CHANNEL + 1, PLAYER)
-    before = _dump(store_path)
+    before = await _dump(store_database)
 
     B = OTHER_GUILD
     not_found = [
@@ -90,4 +105,4 @@ async def test_another_guild_sees_and_changes_nothing(
     assert [c.id for c in await store.list_campaigns(B)] == [b_default.id]
     assert (await store.campaign_for_channel(B, CHANNEL, PLAYER)).id == b_default.id
 
-    assert _dump(store_path) == before
+    assert await _dump(store_database) == before

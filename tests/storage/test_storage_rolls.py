@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta, timezone
 
+import asyncpg
 import pytest
 
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound
@@ -212,7 +213,7 @@ async def test_concurrent_rolls_share_commits_and_fail_alone(
     bad = [
         roll_record(other, interaction_id=99),  # logged already, for another roll
         roll_record(campaign, guild_id=GUILD + 1),  # the campaign is not in that guild
-        roll_record(campaign, channel_id=2**64),  # SQLite refuses it: fails the whole batch
+        roll_record(campaign, channel_id=2**64),  # the database refuses it: fails the batch
     ]
     store.roll_batch_sizes.clear()
     outcomes = await asyncio.gather(
@@ -224,7 +225,7 @@ async def test_concurrent_rolls_share_commits_and_fail_alone(
     assert outcomes[-1] == ids[0]  # the same interaction twice: one row, same id
     assert isinstance(outcomes[15], InvalidValue)
     assert isinstance(outcomes[16], NotFound)
-    assert isinstance(outcomes[17], OverflowError)
+    assert isinstance(outcomes[17], OverflowError | asyncpg.DataError)  # SQLite's, PostgreSQL's
     assert first not in ids
     assert max(store.roll_batch_sizes) > 1  # they shared a commit
     assert "rows per commit" in store.roll_batch_summary()

@@ -451,17 +451,24 @@ async def test_a_thousand_character_import_is_a_handful_of_statements(
     campaign = await make_campaign()
     plan = parse_import(_big_campaign("Big"))
     traced: list[tuple[float, str]] = []
-    db = store.backend._db
-    await db.set_trace_callback(lambda sql: traced.append((time.perf_counter(), sql)))
+    on_sqlite = isinstance(store, SqliteStore)  # where its statements can be traced
+    if on_sqlite:
+        db = store.backend._db
+        await db.set_trace_callback(lambda sql: traced.append((time.perf_counter(), sql)))
+    started = time.perf_counter()
     imported = await store.import_data(GUILD, campaign.id, GM, plan)
-    await db.set_trace_callback(None)
+    took = time.perf_counter() - started
     assert len(imported) == MAX_IMPORT_CHARACTERS
-    statements = [sql.split()[0] for _, sql in traced]
-    # From BEGIN to the start of COMMIT: how long every other guild's statements wait.
-    held = traced[-1][0] - traced[0][0]
-    print(f"\n1,000 sheets (82,000 rows) written by {statements}, in {held * 1000:.0f} ms")
-    assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
-    assert len(statements) <= 12, statements
+    if on_sqlite:
+        await db.set_trace_callback(None)
+        statements = [sql.split()[0] for _, sql in traced]
+        # From BEGIN to the start of COMMIT: how long every other guild's statements wait.
+        held = traced[-1][0] - traced[0][0]
+        print(f"\n1,000 sheets (82,000 rows) written by {statements}, in {held * 1000:.0f} ms")
+        assert statements[0] == "BEGIN" and statements[-1] == "COMMIT"
+        assert len(statements) <= 12, statements
+    else:
+        print(f"\n1,000 sheets (82,000 rows) imported in {took * 1000:.0f} ms")
     again = await store.import_data(GUILD, campaign.id, GM, plan, replace=True)
     assert [c.id for c in again] == [c.id for c in imported]
     sample = await store.get_character(GUILD, campaign.id, "Big 999")

@@ -1,4 +1,5 @@
-"""Code run in separate processes by the concurrency tests, each with its own connection.
+"""Code run in separate processes by the concurrency tests, each with its own connection(s):
+`db_path` is a SQLite file or a PostgreSQL URL.
 
 Module-level functions so multiprocessing's "spawn" can import them; and a `__main__` for the
 SIGKILL test, which needs a plain child process whose output it can read line by line.
@@ -10,8 +11,8 @@ import asyncio
 import sys
 from typing import Any
 
+from storage import open_store
 from storage.models import RollRecord
-from storage.sqlite import SqliteStore
 
 
 def final_skill_values(prefix: str, rounds: int) -> dict[str, int]:
@@ -37,7 +38,7 @@ def set_stats(
     calls on the shared attribute "Counter" spread among them."""
 
     async def run() -> None:
-        store = await SqliteStore.open(db_path)
+        store = await open_store(db_path)
         try:
             start.wait(30)
             every = max(1, rounds // max(1, increments))
@@ -91,7 +92,7 @@ def log_rolls(
     start: Any,
 ) -> None:
     async def run() -> None:
-        store = await SqliteStore.open(db_path)
+        store = await open_store(db_path)
         try:
             start.wait(30)
             for n in range(first_interaction, first_interaction + count):
@@ -104,7 +105,7 @@ def log_rolls(
 
 async def log_forever(db_path: str, guild_id: int, campaign_id: int) -> None:
     """Log rolls until killed, printing each id once log_roll has returned (committed)."""
-    store = await SqliteStore.open(db_path)
+    store = await open_store(db_path)
     n = 0
     while True:
         n += 1

@@ -1,0 +1,229 @@
+"""The PostgreSQL backend: the store on a PostgreSQL database through an asyncpg pool.
+
+`PostgresStore` is the rules (storage/rules.py) over `PostgresBackend`; this module holds the
+pool and what PostgreSQL needs to keep the store's guarantees, and no rules.
+
+How it stays correct with several bot processes on one database:
+
+* **No lost update.** Every write transaction first takes `pg_advisory_xact_lock(guild_id)`
+  (and the whole store's key shared), so the writes of one guild run one after another in
+  whichever process they start, as `BEGIN IMMEDIATE` makes SQLite's; different guilds write
+  side by side. An operation that spans guilds (forgetting a user) takes the whole store's key
+  exclusively. The locks go with the transaction's end, committed or rolled back. Statements
+  run at READ COMMITTED, so each sees what committed before the lock was granted.
+* **Multi-statement reads** run in a REPEATABLE READ, read-only transaction: one snapshot.
+* **Single statements** (a roll's reads, a claim, a pending action) are atomic by themselves
+  and take no lock: the guarantees they need (one of two presses wins, a roll is logged once)
+  come from their `DELETE ... RETURNING` and `ON CONFLICT`.
+* **Committed before answered.** asyncpg returns from COMMIT when the server has committed;
+  with `synchronous_commit` on (PostgreSQL's default) that is on disk.
+* **No read cache.** Another process's commits would have to invalidate it (LISTEN/NOTIFY on
+  every write); the reads it would save are one indexed statement each on a pooled connection.
+  Correct first: every read goes to the database.
+* **Busy.** A write waits at most `lock_timeout` (5 s, like SQLite's busy timeout) for a lock
+  and a request at most 5 s for a pooled connection; past that, or with the server gone, the
+  user sees `Busy`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from storage import redacted
+from storage.backend import BUSY, Params, Row, batch_or_each
+from storage.errors import Busy, StorageError
+from storage.postgres_schema import prepare_postgres
+from storage.rules import RuleStore
+from storage.schema import BUSY_TIMEOUT_S
+from storage.sql.postgres import compiled
+
+log = logging.getLogger("wire.storage")
+
+DEFAULT_POOL_SIZE = 10
+"""Connections per bot process (WIRE_DATABASE_POOL). Writes of one guild queue on its lock, not
+on connections; ten serve a process of a few shards with room for the roll log's batches."""
+WHOLE_STORE_KEY = (0x5749_5245, 0)
+"""The two-int key ("WIRE", 0) every write holds shared and forgetting a user exclusively; the
+two-int keys are apart from the one-bigint keys the guilds use."""
+
+_BUSY_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.LockNotAvailableError,
+    asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.QueryCanceledError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncio.TimeoutError,
+    ConnectionError,
+)
+
+
+def pool_size() -> int:
+    """WIRE_DATABASE_POOL, else DEFAULT_POOL_SIZE."""
+    text = os.environ.get("WIRE_DATABASE_POOL", "").strip()
+    if not text:
+        return DEFAULT_POOL_SIZE
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise StorageError(
+            f"WIRE_DATABASE_POOL must be a whole number of connections from 1 to 1000, not "
+            f"{text!r}."
+        )
+    return int(text)
+
+
+def _rowcount(status: str) -> int:
+    """The rows a command changed, from its status ("UPDATE 3", "INSERT 0 1")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _Transaction:
+    """Statements by name on one pooled connection, inside a transaction."""
+
+    def __init__(self, conn: asyncpg.Connection, backend: PostgresBackend) -> None:
+        self._conn = conn
+        self._backend = backend
+
+    async def fetch(self, name: str, params: Params | None = None) -> list[Row]:
+        sql, args = self._backend.bind(name, params)
+        return [tuple(row) for row in await self._conn.fetch(sql, *args)]
+
+    async def execute(self, name: str, params: Params | None = None) -> int:
+        sql, args = self._backend.bind(name, params)
+        return _rowcount(await self._conn.execute(sql, *args))
+
+    async def executemany(self, name: str, params: Sequence[Params]) -> None:
+        if not params:
+            return
+        sql, names = self._backend.sql[name]
+        await self._conn.executemany(sql, [tuple(p[n] for n in names) for p in params])
+
+
+class PostgresBackend:
+    """Open with `await PostgresBackend.open(dsn)`."""
+
+    path: Path | None = None
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self.sql = compiled()
+
+    @classmethod
+    async def open(
+        cls, dsn: str, size: int | None = None, busy_timeout: float = BUSY_TIMEOUT_S
+    ) -> PostgresBackend:
+        """Migrate the database (SchemaTooNew if it is newer), then open the pool.
+
+        `busy_timeout`: seconds a write waits for its guild's lock before it is `Busy`.
+        """
+        size = size or pool_size()
+        try:
+            await prepare_postgres(dsn)
+            pool = await asyncpg.create_pool(
+                dsn,
+                min_size=1,
+                max_size=size,
+                timeout=BUSY_TIMEOUT_S * 2,
+                command_timeout=60,
+                statement_cache_size=len(compiled()) + 32,
+                server_settings={
+                    "lock_timeout": f"{int(busy_timeout * 1000)}",
+                    "application_name": "wire-bot",
+                },
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StorageError(
+                f"Cannot open the database {redacted(dsn)}: {exc}. Check WIRE_DATABASE, that "
+                "the server runs and that the user may connect."
+            ) from exc
+        return cls(pool)
+
+    def bind(self, name: str, params: Params | None) -> tuple[str, list[Any]]:
+        sql, names = self.sql[name]
+        params = params or {}
+        return sql, [params[n] for n in names]
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; an overloaded or lost database is `Busy`."""
+        try:
+            async with self._pool.acquire(timeout=BUSY_TIMEOUT_S) as conn:
+                yield conn
+        except _BUSY_ERRORS as exc:
+            raise Busy(BUSY) from exc
+
+    @asynccontextmanager
+    async def write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
+        async with self._connection() as conn, conn.transaction():
+            if lock_key is None:
+                await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *WHOLE_STORE_KEY)
+            else:
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock_shared($1, $2), pg_advisory_xact_lock($3)",
+                    *WHOLE_STORE_KEY,
+                    lock_key,
+                )
+            yield _Transaction(conn, self)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[_Transaction]:
+        async with (
+            self._connection() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield _Transaction(conn, self)
+
+    async def query(
+        self, name: str, params: Params | None = None, *, write: bool = False, cached: bool = False
+    ) -> list[Row]:
+        """One statement on a pooled connection, atomic by itself; never cached (see above)."""
+        sql, args = self.bind(name, params)
+        async with self._connection() as conn:
+            return [tuple(row) for row in await conn.fetch(sql, *args)]
+
+    async def insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
+        """The batch in one transaction; if that fails, each row alone with its own error."""
+        return await batch_or_each(self._insert_rolls, batch)
+
+    async def _insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
+        sql, names = self.sql["insert_roll"]
+        async with self._connection() as conn, conn.transaction():
+            outcomes: list[int | Exception | None] = []
+            for params in batch:
+                outcomes.append(await conn.fetchval(sql, *(params[n] for n in names)))
+            return outcomes
+
+    async def backup(self, destination: str | Path) -> None:
+        raise StorageError(
+            "The bot backs up SQLite files only; back up a PostgreSQL database with pg_dump."
+        )
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+class PostgresStore(RuleStore):
+    """The store on a PostgreSQL database: `await PostgresStore.open(dsn)` (or
+    `storage.open_store` with WIRE_DATABASE=postgresql://...)."""
+
+    backend: PostgresBackend
+
+    @classmethod
+    async def open(
+        cls, dsn: str, pool_size: int | None = None, busy_timeout: float = BUSY_TIMEOUT_S
+    ) -> PostgresStore:
+        return cls(await PostgresBackend.open(dsn, pool_size, busy_timeout))
+
+
+__all__ = ["DEFAULT_POOL_SIZE", "PostgresBackend", "PostgresStore"]
