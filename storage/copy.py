@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import asyncpg
 
+from storage import is_postgres, redacted
 from storage.backup import check_database
 from storage.errors import StorageError
 from storage.postgres_schema import prepare_postgres
@@ -74,19 +75,6 @@ class CopyReport:
         )
 
 
-def redacted(dsn: str) -> str:
-    """The DSN as it may be printed: the password replaced with ***."""
-    try:
-        parts = urlsplit(dsn)
-        if parts.password is None:
-            return dsn
-        netloc = parts.netloc.rsplit("@", 1)
-        user = netloc[0].split(":", 1)[0]
-        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
-    except ValueError:
-        return "the PostgreSQL database"
-
-
 def _scrub(message: str, dsn: str) -> str:
     """An error message with the DSN's password taken out, on one line."""
     try:
@@ -105,7 +93,7 @@ async def copy_to_postgres(
     say = progress or (lambda _line: None)
     started = time.monotonic()
     target = redacted(dsn)
-    if not dsn.startswith(("postgresql://", "postgres://")):
+    if not is_postgres(dsn):
         raise CopyError(
             f"--to must be a PostgreSQL URL such as postgresql://user:password@host:5432/wire, "
             f"not {target!r}."
