@@ -4,6 +4,7 @@
     python -m storage restore backups/wire-2026-11-30.db data/wire.db     (stop the bot first)
     python -m storage check data/wire.db
     python -m storage import data/example-campaign.json --guild 123 [--campaign NAME]
+    python -m storage copy --from data/wire.db --to postgresql://wire:PASSWORD@host:5432/wire
 
 Failures print one line starting with "error:" (an import also lists its problems) and exit 2;
 a check that finds damage exits 1. No tracebacks: these are run by server admins, not developers.
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from storage import open_store
 from storage.backup import backup_database, check_database, restore_database
+from storage.copy import copy_to_postgres
 from storage.errors import ImportRejected, NotFound, StorageError
 from storage.models import Actor
 from storage.transfer import parse_import
@@ -71,6 +73,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         help="database file or postgresql:// URL (default: $WIRE_DATABASE, else data/wire.db)",
     )
+
+    copy = commands.add_parser(
+        "copy", help="copy the whole SQLite database into a new, empty PostgreSQL database"
+    )
+    copy.add_argument(
+        "--from", dest="source", type=Path, required=True, help="the SQLite file, e.g. data/wire.db"
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="URL",
+        help="the empty PostgreSQL database, postgresql://user:password@host:5432/wire",
+    )
     return parser
 
 
@@ -90,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0 if report.ok else 1
         elif args.command == "import":
             print(asyncio.run(_import(args)))
+        elif args.command == "copy":
+            report = asyncio.run(copy_to_postgres(args.source, args.target, progress=print))
+            print(report.summary())
         return 0
     except ImportRejected as exc:
         print(

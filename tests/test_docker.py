@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -585,3 +586,70 @@ def test_compose_takes_the_token_from_the_env_file_at_run_time(service):
         assert value is None or not TOKEN_SHAPE.search(value)
     assert "LOG_LEVEL" in environment
     assert "args" not in (service["build"] if isinstance(service["build"], dict) else {})
+
+
+# ---- the postgres profile: PostgreSQL and two bot processes with two shards each -------------
+
+POSTGRES_BOTS = ("wire-shards-0-1", "wire-shards-2-3")
+
+
+def test_plain_compose_up_is_still_the_one_sqlite_bot(compose):
+    """Services without a profile are what `docker compose up` starts."""
+    always = [name for name, spec in compose["services"].items() if not spec.get("profiles")]
+    assert always == ["wire-bot"]
+
+
+def test_the_postgres_profile_runs_postgresql_on_a_volume_with_a_health_check(compose):
+    postgres = compose["services"]["postgres"]
+    assert postgres["profiles"] == ["postgres"]
+    assert postgres["image"] == "postgres:15"
+    assert postgres.get("restart") == "unless-stopped"
+    volume, _, target = postgres["volumes"][0].partition(":")
+    assert target == "/var/lib/postgresql/data" and volume in compose["volumes"]
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    environment = postgres["environment"]
+    assert environment["POSTGRES_PASSWORD"].startswith("${"), "the password comes from .env"
+
+
+def test_the_postgres_profile_splits_the_shards_over_two_bot_processes(compose):
+    from cogs.utils.config import parse_shard_count, parse_shard_ids
+
+    shards: list[int] = []
+    for name in POSTGRES_BOTS:
+        bot = compose["services"][name]
+        assert bot["profiles"] == ["postgres"]
+        assert bot["build"] == "." and bot["image"] == "wire-bot"
+        assert bot["env_file"] == ".env" and bot.get("restart") == "unless-stopped"
+        assert bot["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+        environment = bot["environment"]
+        database = urlsplit(environment["WIRE_DATABASE"])
+        assert database.scheme == "postgresql"
+        assert (database.hostname, database.port) == ("postgres", 5432)
+        assert database.password.startswith("${"), "the password comes from .env"
+        count = parse_shard_count(environment["WIRE_SHARD_COUNT"])
+        assert count == 4
+        shards += parse_shard_ids(environment["WIRE_SHARD_IDS"], count)
+    assert sorted(shards) == [0, 1, 2, 3], "every shard runs, each in one process"
+
+
+def test_the_readme_starts_the_postgres_profile_without_the_sqlite_bot(compose):
+    readme = (ROOT / "README.md").read_text()
+    command = f"docker compose --profile postgres up -d {' '.join(POSTGRES_BOTS)}"
+    assert command in readme and command in COMPOSE.read_text()
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
+def test_the_shard_bots_health_check_needs_the_bot_and_postgresql(
+    compose, fake_bot, postgres_database, postgres_cluster
+):
+    for name in POSTGRES_BOTS:
+        words = compose["services"][name]["healthcheck"]["test"]
+        assert words[:2] == ["CMD", "/app/.venv/bin/python"]
+
+        def check(database: str, words: list[str] = words) -> int:
+            env = {**os.environ, "WIRE_DATABASE": database}
+            command = [sys.executable, *words[2:]]
+            return subprocess.run(command, env=env, timeout=30, capture_output=True).returncode
+
+        assert check(postgres_database) == 0
+        assert check(postgres_cluster.dsn("no_such_database")) == 1
