@@ -87,8 +87,9 @@ def pool_size() -> int:
         return DEFAULT_POOL_SIZE
     if not text.isdigit() or not 1 <= int(text) <= 1000:
         raise StorageError(
-            f"WIRE_DATABASE_POOL must be a whole number of connections from 1 to 1000, not "
-            f"{text!r}."
+            "WIRE_DATABASE_POOL must be a whole number of connections from 1 to 1000, not "
+            "{text}.",
+            text=repr(text),
         )
     return int(text)
 
@@ -155,8 +156,10 @@ class PostgresBackend:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(
-                f"Cannot open the database {redacted(dsn)}: {exc}. Check WIRE_DATABASE, that "
-                "the server runs and that the user may connect."
+                "Cannot open the database {database}: {error}. Check WIRE_DATABASE, that the "
+                "server runs and that the user may connect.",
+                database=redacted(dsn),
+                error=exc,
             ) from exc
         return cls(pool)
 
