@@ -15,23 +15,30 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER campaigns_cache_notify AFTER INSERT OR UPDATE OR DELETE ON campaigns
+CREATE TRIGGER campaigns_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON campaigns
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER campaign_gms_cache_notify AFTER INSERT OR UPDATE OR DELETE ON campaign_gms
+CREATE TRIGGER campaign_gms_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON campaign_gms
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER channel_bindings_cache_notify AFTER INSERT OR UPDATE OR DELETE ON channel_bindings
+CREATE TRIGGER channel_bindings_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON channel_bindings
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER characters_cache_notify AFTER INSERT OR UPDATE OR DELETE ON characters
+CREATE TRIGGER characters_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON characters
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER character_stats_cache_notify AFTER INSERT OR UPDATE OR DELETE ON character_stats
+CREATE TRIGGER character_stats_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON character_stats
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER weapons_cache_notify AFTER INSERT OR UPDATE OR DELETE ON weapons
+CREATE TRIGGER weapons_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON weapons
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
 
-CREATE TRIGGER active_characters_cache_notify AFTER INSERT OR UPDATE OR DELETE ON active_characters
+CREATE TRIGGER active_characters_cache_notify
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON active_characters
     FOR EACH STATEMENT EXECUTE FUNCTION wire_cache_notify();
