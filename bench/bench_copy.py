@@ -21,7 +21,7 @@ from pathlib import Path
 
 from storage.copy import copy_to_postgres
 from storage.models import Actor
-from storage.pg_testing import PostgresCluster, find_postgres_bindir
+from storage.pg_testing import ClusterError, throwaway_cluster
 from storage.schema import connect
 from storage.sqlite import SqliteStore
 
@@ -69,14 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=200_000)
     args = parser.parse_args(argv)
-    bindir = find_postgres_bindir()
-    if bindir is None:
-        print("PostgreSQL is not installed: nothing measured.")
-        return 1
-    cluster = PostgresCluster(bindir)
-    cluster.start()
     try:
-        with tempfile.TemporaryDirectory(prefix="wire-bench-copy-") as folder:
+        with throwaway_cluster() as cluster, tempfile.TemporaryDirectory() as folder:
             source = Path(folder) / "wire.db"
             asyncio.run(fill(source, args.rolls))
             megabytes = source.stat().st_size / 1e6
@@ -84,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             report = asyncio.run(copy_to_postgres(source, dsn))
             seconds = time.perf_counter() - started
-    finally:
-        cluster.stop()
+    except ClusterError as exc:
+        print(f"PostgreSQL unavailable ({exc}): nothing measured.")
+        return 1
     rows = sum(report.counts.values())
     print(
         f"copy: {rows:,} rows ({report.counts['roll_log']:,} in roll_log) from a "

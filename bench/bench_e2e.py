@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
         [--guilds 2500] [--shards N] [--no-footprint] [--stub-storage] [--speed-extra DIR]
+        [--postgresql]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
@@ -14,6 +15,10 @@
    --speed-extra DIR adds both bots again with DIR on their PYTHONPATH, a folder holding
    discord.py's `speed` extra (`pip install --target DIR orjson aiodns Brotli zstandard`), so
    with and without it are measured in one run.
+   --postgresql adds bot.py on PostgreSQL to each round: a throwaway server
+   (storage/pg_testing.py's, fsync and synchronous_commit off, so commits cost no disk flush)
+   gets the same 100k-character database through `python -m storage copy`'s code, and the bot
+   runs with WIRE_DATABASE=postgresql://..., so SQLite, PostgreSQL and bare are side by side.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import os
 import random
@@ -50,6 +56,8 @@ from bench.bench_storage import (
     guild_of,
     player_of,
 )
+from storage.copy import copy_to_postgres
+from storage.pg_testing import throwaway_cluster
 from tests.e2e.standin import ChannelSpec, Fakecord, GuildSpec, default_guilds
 from tests.e2e.wire_support import (
     REPO_ROOT,
@@ -74,6 +82,7 @@ class Subject:
     bot: Path
     command: str  # "check" or "ping"
     env: dict[str, str] = field(default_factory=dict)
+    speed_extra: bool = False  # compared with the bare bot on the speed extra too
 
 
 async def launch(
@@ -213,10 +222,22 @@ def makers(standin: Fakecord, players: list[tuple[int, int]], seed: int = 1130) 
 
 
 async def throughput(
-    subjects: list[Subject], count: int, in_flight: int, rounds: int, work: Path
+    subjects: list[Subject],
+    count: int,
+    in_flight: int,
+    rounds: int,
+    work: Path,
+    postgres_dsn: str | None = None,
 ) -> list[list[dict]]:
-    """The subjects in turn (A B A B ...), so a drift of the machine falls on all of them."""
+    """The subjects in turn (A B A B ...), so a drift of the machine falls on all of them.
+
+    `postgres_dsn`: an empty database that gets a copy of the benchmark's first."""
     db, guilds, players = prepare(work)
+    if postgres_dsn is not None:
+        started = time.perf_counter()
+        report = await copy_to_postgres(db, postgres_dsn)
+        print(f"  copied {sum(report.counts.values()):,} rows into PostgreSQL in "
+              f"{time.perf_counter() - started:.1f} s", flush=True)  # fmt: skip
     runs = []
     async with Fakecord(guilds=guilds) as standin:
         make = makers(standin, players)
@@ -280,26 +301,48 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--speed-extra", type=Path, help="a folder holding discord.py[speed]: add both bots on it"
     )
+    parser.add_argument(
+        "--postgresql", action="store_true", help="add bot.py on a throwaway PostgreSQL server"
+    )
     args = parser.parse_args(argv)
+    with contextlib.ExitStack() as stack:
+        postgres_dsn = None
+        if args.postgresql:
+            cluster = stack.enter_context(throwaway_cluster())
+            postgres_dsn = cluster.create_database("wire_bench")
+        return run(args, postgres_dsn)
+
+
+def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
+    """The benchmark, and its table printed."""
     subjects = [Subject("bot.py /check (100k characters)", WIRE_BOT, "check")]
     if args.stub_storage:
         subjects.append(Subject("bot.py /check, storage stubbed", STUB_BOT, "check"))
+    if postgres_dsn is not None:
+        on_postgres = {"WIRE_DATABASE": postgres_dsn}
+        subjects.append(Subject("bot.py /check, on PostgreSQL", WIRE_BOT, "check", on_postgres))
     subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
     if args.speed_extra:
         extra = with_path(args.speed_extra.resolve())
-        subjects.insert(1, Subject("bot.py /check, speed extra", WIRE_BOT, "check", extra))
-        subjects.append(Subject("barebot.py /ping, speed extra", BAREBOT, "ping", extra))
+        subjects.insert(1, Subject("bot.py /check, speed extra", WIRE_BOT, "check", extra, True))
+        subjects.append(Subject("barebot.py /ping, speed extra", BAREBOT, "ping", extra, True))
         # The stand-in speaks zstd-stream to a bot with zstandard: it needs it too.
         sys.path.insert(0, str(args.speed_extra.resolve()))
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
-        runs = asyncio.run(throughput(subjects, args.count, args.in_flight, args.rounds, work))
+        runs = asyncio.run(
+            throughput(subjects, args.count, args.in_flight, args.rounds, work, postgres_dsn)
+        )
         footprint_row = (
             None if args.no_footprint else asyncio.run(footprint(args.guilds, work, args.shards))
         )
     print(f"\nEnd to end, {args.count} interactions per bot and run, {args.in_flight} in flight, "
           f"{args.rounds} runs each in turn, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs")  # fmt: skip
+    if postgres_dsn is not None:
+        print("PostgreSQL: a throwaway local server with fsync, synchronous_commit and "
+              "full_page_writes off (commits are not flushed to disk; SQLite's are not fsynced "
+              "per commit either, WAL with synchronous=NORMAL)")  # fmt: skip
     print(f"{'bot':<46}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
     for n, row in enumerate(runs, 1):
         for subject, figures in zip(subjects, row, strict=True):
@@ -319,15 +362,17 @@ def main(argv: list[str] | None = None) -> int:
             continue
         name = f"ratio {subject.name.split(' /')[0]}{subject.name.partition(',')[2]} / bare"
         versus = bare
-        if subject.env:  # a bot on the speed extra against the bare bot on it too
+        if subject.speed_extra:  # a bot on the speed extra against the bare bot on it too
             versus = medians[-1]
             name += " on it"
         rate, p50, p99 = (figures[key] / versus[key] for key in ("rate", "p50", "p99"))
         print(f"{name:<46}{rate:>9.2f}{p50:>9.2f}{p99:>9.2f}")
     for n, row in enumerate(runs, 1):
-        ours = row[0]
-        print(f"bot.py run {n}: exit code on SIGTERM {ours['exit']}; "
-              f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip
+        for subject, ours in zip(subjects, row, strict=True):
+            if subject.bot != WIRE_BOT:
+                continue
+            print(f"{subject.name} run {n}: exit code on SIGTERM {ours['exit']}; "
+                  f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip
     if footprint_row is not None:
         rss, cpu, ready = footprint_row
         shards = f" on {args.shards} shards" if args.shards else ""

@@ -14,6 +14,8 @@ its `postgres` database, for admin work), `postgres_database` (per test; a fresh
 the current schema, copied from a template migrated once per session) and
 `postgres_empty_database` (per test; a fresh database with no schema at all).
 
+Outside pytest (the benchmarks), `with throwaway_cluster() as cluster:` gives the same server.
+
 Without PostgreSQL installed the tests that use these are skipped, and the end of the run says
 how many and why; with CI=true in the environment they fail instead, so CI never passes by
 skipping them.
@@ -277,6 +279,27 @@ class PostgresCluster:
             os.kill(pid, signal.SIGKILL)
 
 
+NO_BINDIR = (
+    "no pg_ctl in /usr/lib/postgresql/*/bin, on PATH or from pg_config --bindir "
+    "(Debian: apt-get install postgresql)"
+)
+
+
+@contextlib.contextmanager
+def throwaway_cluster() -> Iterator[PostgresCluster]:
+    """A running throwaway server, stopped and removed when the block ends; ClusterError
+    (with the reason) if PostgreSQL is not installed or the server does not start."""
+    bindir = find_postgres_bindir()
+    if bindir is None:
+        raise ClusterError(NO_BINDIR)
+    cluster = PostgresCluster(bindir)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
@@ -294,23 +317,16 @@ def postgres_unavailable(reason: str) -> None:
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[PostgresCluster]:
     """A running throwaway PostgreSQL server for the whole session, removed at its end."""
-    bindir = find_postgres_bindir()
-    if bindir is None:
-        postgres_unavailable(
-            "no pg_ctl in /usr/lib/postgresql/*/bin, on PATH or from pg_config --bindir "
-            "(Debian: apt-get install postgresql)"
-        )
+    if find_postgres_bindir() is None:
+        postgres_unavailable(NO_BINDIR)
         return
-    cluster = PostgresCluster(bindir)
-    try:
-        cluster.start()
-    except ClusterError as exc:
-        postgres_unavailable(f"the throwaway cluster did not start: {exc}")
-        return
-    try:
+    with contextlib.ExitStack() as stack:
+        try:
+            cluster = stack.enter_context(throwaway_cluster())
+        except ClusterError as exc:
+            postgres_unavailable(f"the throwaway cluster did not start: {exc}")
+            return
         yield cluster
-    finally:
-        cluster.stop()
 
 
 @pytest.fixture(scope="session")

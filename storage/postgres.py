@@ -17,9 +17,12 @@ How it stays correct with several bot processes on one database:
   come from their `DELETE ... RETURNING` and `ON CONFLICT`.
 * **Committed before answered.** asyncpg returns from COMMIT when the server has committed;
   with `synchronous_commit` on (PostgreSQL's default) that is on disk.
-* **No read cache.** Another process's commits would have to invalidate it (LISTEN/NOTIFY on
-  every write); the reads it would save are one indexed statement each on a pooled connection.
-  Correct first: every read goes to the database.
+* **Read cache** (storage/pg_cache.py): what every roll reads is kept in the process while no
+  change to its tables is known: triggers NOTIFY on commit, a connection of its own LISTENs,
+  and this process's own writes empty it as they commit. Another process's change is served
+  stale only until its notification arrives (about a network round trip after its commit);
+  without the listening connection the cache is off.
+* **The roll log's batch** is one INSERT over arrays: one round trip for however many rows.
 * **Busy.** A write waits at most `lock_timeout` (5 s, like SQLite's busy timeout) for a lock
   and a request at most 5 s for a pooled connection; past that, or with the server gone, the
   user sees `Busy`.
@@ -30,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -40,10 +44,11 @@ import asyncpg
 from storage import redacted
 from storage.backend import BUSY, Params, Row, batch_or_each
 from storage.errors import Busy, StorageError
+from storage.pg_cache import CACHED_TABLES, NotifiedCache
 from storage.postgres_schema import prepare_postgres
 from storage.rules import RuleStore
 from storage.schema import BUSY_TIMEOUT_S
-from storage.sql.postgres import compiled
+from storage.sql.postgres import ROLL_BATCH_FIELDS, compiled
 
 log = logging.getLogger("wire.storage")
 
@@ -78,6 +83,13 @@ _LOST_ERRORS: tuple[type[BaseException], ...] = (
 """The connection itself is broken (the server ended it: a restart, a failover, an admin). It
 must not go back into the pool: asyncpg can be left mid-operation ("cannot switch to state"),
 and the pool would hand it out again or wait for it forever at close."""
+
+
+_WRITES_TO = re.compile(r"\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.I)
+
+
+def _writes_cached_tables(sql: str) -> bool:
+    return any(table in CACHED_TABLES for table in _WRITES_TO.findall(sql))
 
 
 def pool_size() -> int:
@@ -127,9 +139,20 @@ class PostgresBackend:
 
     path: Path | None = None
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, cache: NotifiedCache) -> None:
         self._pool = pool
         self.sql = compiled()
+        self.cache = cache
+        self._invalidating = frozenset(
+            name for name, (sql, _) in self.sql.items() if _writes_cached_tables(sql)
+        )
+        """Single statements that change a cached table: the cache is emptied when one
+        returns, as after a write transaction."""
+
+    @property
+    def cache_misses(self) -> int:
+        """Cached reads that had to run their query (SQLite's backend counts them too)."""
+        return self.cache.misses
 
     @classmethod
     async def open(
@@ -161,7 +184,17 @@ class PostgresBackend:
                 database=redacted(dsn),
                 error=exc,
             ) from exc
-        return cls(pool)
+
+        def listen() -> Any:
+            return asyncpg.connect(
+                dsn,
+                timeout=BUSY_TIMEOUT_S * 2,
+                server_settings={"application_name": "wire-bot-cache"},
+            )
+
+        cache = NotifiedCache(listen)
+        await cache.start()
+        return cls(pool, cache)
 
     def bind(self, name: str, params: Params | None) -> tuple[str, list[Any]]:
         sql, names = self.sql[name]
@@ -212,6 +245,16 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
+        """Empties the read cache when it ends (committed, or not known to be not), so this
+        process reads its own write at once."""
+        try:
+            async with self._write(lock_key) as transaction:
+                yield transaction
+        finally:
+            self.cache.invalidate()
+
+    @asynccontextmanager
+    async def _write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
         async with self._begun() as conn:
             if lock_key is None:
                 await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *WHOLE_STORE_KEY)
@@ -231,12 +274,30 @@ class PostgresBackend:
     async def query(
         self, name: str, params: Params | None = None, *, write: bool = False, cached: bool = False
     ) -> list[Row]:
-        """One statement on a pooled connection, atomic by itself; never cached (see above).
+        """One statement on a pooled connection, atomic by itself.
 
-        A read whose connection the server had ended runs once more on a fresh one: a restarted
-        server costs the next roll nothing. A write is not repeated (its commit may have landed);
-        the user sees `Busy` and tries again."""
+        `cached`: answered from the read cache (storage/pg_cache.py) while no change to its
+        tables is known. A read whose connection the server had ended runs once more on a
+        fresh one: a restarted server costs the next roll nothing. A write is not repeated
+        (its commit may have landed); the user sees `Busy` and tries again."""
         sql, args = self.bind(name, params)
+        if not cached or write:
+            try:
+                return await self._fetch(sql, args, write)
+            finally:
+                if write and name in self._invalidating:
+                    self.cache.invalidate()
+        key = (name, tuple(args))
+        rows = self.cache.get(key)
+        if rows is not None:
+            return rows
+        generation = self.cache.generation
+        self.cache.misses += 1
+        rows = await self._fetch(sql, args, write)
+        self.cache.put(key, rows, generation)
+        return rows
+
+    async def _fetch(self, sql: str, args: list[Any], write: bool) -> list[Row]:
         for attempt in range(2):
             try:
                 async with self._connection() as conn:
@@ -252,12 +313,16 @@ class PostgresBackend:
         return await batch_or_each(self._insert_rolls, batch)
 
     async def _insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
-        sql, names = self.sql["insert_roll"]
-        async with self._begun() as conn:
-            outcomes: list[int | Exception | None] = []
-            for params in batch:
-                outcomes.append(await conn.fetchval(sql, *(params[n] for n in names)))
-            return outcomes
+        """One statement, one round trip (`insert_rolls` in storage/sql/postgres.py): the
+        rows as arrays, each inserted row's id back with its place in the batch."""
+        columns = {name: [params[name] for params in batch] for name in ROLL_BATCH_FIELDS}
+        sql, args = self.bind("insert_rolls", columns)
+        async with self._connection() as conn:
+            inserted = await conn.fetch(sql, *args)
+        outcomes: list[int | Exception | None] = [None] * len(batch)
+        for place, roll_id in inserted:
+            outcomes[place - 1] = roll_id
+        return outcomes
 
     async def backup(self, destination: str | Path) -> None:
         raise StorageError(
@@ -267,6 +332,7 @@ class PostgresBackend:
     async def close(self) -> None:
         """Close gracefully, but never wait longer than a busy write would: a connection left
         broken must not hold the bot's shutdown."""
+        await self.cache.close()
         try:
             await asyncio.wait_for(self._pool.close(), BUSY_TIMEOUT_S * 2)
         except TimeoutError:

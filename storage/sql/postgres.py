@@ -83,6 +83,62 @@ SELECT coalesce(json_object_agg(name_key, json_build_array(id, owner_id)), '{{}}
 """,
 }
 
+_ROLL_FIELDS = (
+    ("channel_id", "bigint"),
+    ("user_id", "bigint"),
+    ("kind", "text"),
+    ("inputs", "text"),
+    ("die", "bigint"),
+    ("die_source", "text"),
+    ("total", "bigint"),
+    ("target", "bigint"),
+    ("success", "integer"),
+    ("degrees", "bigint"),
+    ("raw_degrees", "bigint"),
+    ("damage", "bigint"),
+    ("hidden", "integer"),
+    ("character_id", "bigint"),
+    ("character_name", "text"),
+    ("interaction_id", "bigint"),
+    ("project_id", "bigint"),
+    ("created_at", "text"),
+    ("state", "text"),
+    ("pending_id", "bigint"),
+)
+"""`insert_roll`'s parameters besides the campaign's, with their types."""
+ROLL_BATCH_FIELDS = (*(name for name, _ in _ROLL_FIELDS), "campaign_id", "guild_id")
+
+OWN["insert_rolls"] = f"""
+WITH batch AS (
+    SELECT r.*, nextval(pg_get_serial_sequence('roll_log', 'id')) AS new_id
+      FROM (SELECT r.*, c.id AS cid, c.guild_id AS gid
+              FROM unnest({", ".join(f":{n}::{t}[]" for n, t in _ROLL_FIELDS)},
+                          :campaign_id::bigint[], :guild_id::bigint[])
+                   WITH ORDINALITY AS r({", ".join(ROLL_BATCH_FIELDS)}, n)
+              JOIN campaigns AS c ON c.id = r.campaign_id AND c.guild_id = r.guild_id
+             ORDER BY r.n) AS r
+), inserted AS (
+    INSERT INTO roll_log (id, guild_id, campaign_id, {", ".join(n for n, _ in _ROLL_FIELDS)})
+    SELECT new_id, gid, cid, {
+    ", ".join(
+        "coalesce(created_at, wire_utc_now())" if n == "created_at" else n for n, _ in _ROLL_FIELDS
+    )
+}
+      FROM batch
+     ORDER BY n
+    ON CONFLICT (interaction_id) DO NOTHING
+    RETURNING id
+)
+SELECT b.n, b.new_id FROM batch AS b JOIN inserted AS i ON i.id = b.new_id
+"""
+"""`insert_roll` for a whole batch in one round trip: each parameter an array with a row's
+value at each place. Returns (place from 1, id) of the rows inserted; a place missing inserted
+nothing (its campaign is gone, or its interaction was logged already), as `insert_roll`'s
+empty answer. Ids are drawn before the insert so each can be told to its place (a row with
+no interaction id has nothing else to be known by); a skipped row uses up its id, as
+`insert_roll`'s default does. Rows insert in their order: of two with one interaction id,
+the first is logged."""
+
 STATEMENTS: dict[str, str] = {**common.statements(DIALECT), **OWN}
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

@@ -11,6 +11,7 @@ import pytest
 
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound
 from storage.models import QUALITY_MAX, RollRecord
+from storage.rows import roll_params
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 
@@ -231,3 +232,24 @@ async def test_concurrent_rolls_share_commits_and_fail_alone(
     assert "rows per commit" in store.roll_batch_summary()
     logged = await store.recent_rolls(GUILD, campaign.id, limit=100)
     assert sorted(r.id for r in logged) == sorted([first, *ids])
+
+
+async def test_a_batch_reports_each_row_as_one_insert_would(
+    store: SqliteStore, make_campaign
+) -> None:
+    """The roll log's batch (one statement on PostgreSQL) answers each row as that row alone
+    would: its id, or None where nothing was inserted, in the batch's order."""
+    campaign = await make_campaign()
+    rows = [
+        roll_record(campaign, die=1),  # no interaction id
+        roll_record(campaign, die=2, interaction_id=7),
+        roll_record(campaign, die=3, interaction_id=8, guild_id=GUILD + 1),  # not that guild's
+        roll_record(campaign, die=4, interaction_id=7),  # the same interaction again
+        roll_record(campaign, die=5),  # no interaction id either
+    ]
+    outcomes = await store.backend.insert_rolls([roll_params(r) for r in rows])
+    assert outcomes[2] is None and outcomes[3] is None
+    assert all(isinstance(outcomes[i], int) for i in (0, 1, 4))
+    assert outcomes[0] < outcomes[1] < outcomes[4]
+    logged = {r.id: r.die for r in await store.recent_rolls(GUILD, campaign.id, limit=10)}
+    assert logged == {outcomes[0]: 1, outcomes[1]: 2, outcomes[4]: 5}
