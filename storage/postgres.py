@@ -99,8 +99,7 @@ def pool_size() -> int:
         return DEFAULT_POOL_SIZE
     if not text.isdigit() or not 1 <= int(text) <= 1000:
         raise StorageError(
-            "WIRE_DATABASE_POOL must be a whole number of connections from 1 to 1000, not "
-            "{text}.",
+            "WIRE_DATABASE_POOL must be a whole number of connections from 1 to 1000, not {text}.",
             text=repr(text),
         )
     return int(text)
