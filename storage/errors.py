@@ -6,6 +6,11 @@ where there is one, the fix.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from wire.i18n import DEFAULT, N_, speaking, tr
+
 
 class StorageError(Exception):
     """Base of every error a user can cause through the storage.
@@ -48,18 +53,37 @@ class InvalidValue(StorageError):
 class ImportRejected(StorageError):
     """An import that failed validation; nothing was written.
 
-    `problems` lists every problem found, so the user can fix them all at once.
+    `problems` lists every problem found (`storage.transfer.ImportProblem`: a path and a
+    template with its values), so the user can fix them all at once. `str()` is English, for
+    the CLI and the logs; the bot shows the list in the user's language, as the message's
+    `problems` value is read whenever the message is filled.
     """
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        shown = "; ".join(problems[:10])
-        more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
-        super().__init__("Import rejected, nothing was written: {problems}", problems=shown + more)
+    def __init__(self, problems: Sequence[object]) -> None:
+        self.problems = list(problems)
+        with speaking(DEFAULT):
+            super().__init__(
+                N_("Import rejected, nothing was written: {problems}"),
+                problems=ProblemList(tuple(self.problems)),
+            )
 
-    def __reduce__(self) -> tuple[type[ImportRejected], tuple[list[str]]]:
+    def __reduce__(self) -> tuple[type[ImportRejected], tuple[list[object]]]:
         # Raised in the worker process that reads imports, and pickled back from there.
         return type(self), (self.problems,)
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemList:
+    """The first problems of a rejected import, and how many more, in the language in use."""
+
+    problems: tuple[object, ...]
+    shown: int = 10
+
+    def __str__(self) -> str:
+        listed = "; ".join(str(problem) for problem in self.problems[: self.shown])
+        if len(self.problems) <= self.shown:
+            return listed
+        return tr("{problems} (and {n} more)", problems=listed, n=len(self.problems) - self.shown)
 
 
 class SchemaTooNew(StorageError):
@@ -76,21 +100,32 @@ class Busy(StorageError):
 
 class GmOnly(PermissionDenied):
     """A GMs-only action. It knows who the GMs are, so every such refusal names them and says
-    how to get the role; the bot shows the campaign's name inert and the GMs as mentions."""
+    how to get the role; the bot shows the campaign's name inert and the GMs as mentions.
 
-    def __init__(self, campaign_name: str, gm_ids: tuple[int, ...], action: str) -> None:
+    `action` is an English template marked with N_ ("put effects on {name}"), `names` its
+    values: names of the table's own (a combatant's), which the bot shows inert."""
+
+    def __init__(
+        self,
+        campaign_name: str,
+        gm_ids: tuple[int, ...],
+        action: str,
+        names: dict[str, str] | None = None,
+    ) -> None:
         self.campaign_name, self.gm_ids, self.action = campaign_name, gm_ids, action
+        self.names = dict(names or {})
         super().__init__(self.render(campaign_name))
 
     def __reduce__(self) -> tuple[object, ...]:
-        return type(self), (self.campaign_name, self.gm_ids, self.action)
+        return type(self), (self.campaign_name, self.gm_ids, self.action, self.names)
 
     def render(self, shown_name: str) -> str:
         listed = ", ".join(f"<@{gm}>" for gm in self.gm_ids[:10])
         if len(self.gm_ids) > 10:
             listed += f" and {len(self.gm_ids) - 10} more"
         who = f"{listed} and" if listed else "no one yet but"
+        action = self.action.format(**self.names)
         return (
-            f"Only a GM of {shown_name} can {self.action}. Its GMs are {who} everyone with "
+            f"Only a GM of {shown_name} can {action}. Its GMs are {who} everyone with "
             "Manage Server; a GM makes others GMs with `/campaign gm add`."
         )

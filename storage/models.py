@@ -101,9 +101,12 @@ class Campaign:
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
 
-    def gm_only(self, action: str) -> GmOnly:
-        """The error for a GMs-only action: it names the GMs and how to get the role."""
-        return GmOnly(self.name, self.gm_ids, action)
+    def gm_only(self, action: str, /, **names: str) -> GmOnly:
+        """The error for a GMs-only action: it names the GMs and how to get the role.
+
+        `action` is a template marked with N_, `names` the names it holds ("put effects on
+        {name}", name=...), so it is translated with the names shown as they are."""
+        return GmOnly(self.name, self.gm_ids, action, names)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1345,7 +1345,7 @@ class RuleStore(RuleFights, Store):
                 raise campaign.gm_only(N_("import a whole campaign"))
             npcs = [sheet.name for sheet in sheets if sheet.is_npc]
             if npcs and not is_gm:
-                raise campaign.gm_only(f"import NPCs ({', '.join(npcs[:5])})")
+                raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
             [(found,)] = await tx.fetch("import_clashes", keys)
             clashes = json.loads(found)
             if clashes and not replace:

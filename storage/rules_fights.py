@@ -221,7 +221,7 @@ class RuleFights:
             if gone is None:
                 raise NotFound("That combatant is not in this fight (any more).")
             if not gone.may_act(actor_id, campaign):
-                raise campaign.gm_only(f"remove {gone.name} from the fight")
+                raise campaign.gm_only(N_("remove {name} from the fight"), name=gone.name)
             if fight.current_id == combatant_id:
                 # Its turn passes to the next in the order (no round is skipped or counted).
                 order = fight.order()
@@ -316,7 +316,7 @@ class RuleFights:
             if target is None:
                 raise NotFound("That combatant is not in this fight (any more).")
             if not target.may_act(actor_id, campaign):
-                raise campaign.gm_only(f"put effects on {target.name}")
+                raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
             if len(target.effects) >= MAX_EFFECTS_PER_COMBATANT:
                 raise InvalidValue(
                     "{name} has {most} effects, the limit. End one first.",
@@ -372,7 +372,7 @@ class RuleFights:
                 tx, guild_id, campaign_id, target
             )
             if not by_roll and not campaign.is_gm(actor_id) and (is_npc or owner != actor_id):
-                raise campaign.gm_only(f"change {name}'s health")
+                raise campaign.gm_only(N_("change {name}'s health"), name=name)
             if op == "damage":
                 used_kind = kind if pool is None else _kind_of(pool)
                 after, change = apply_damage(health, amount, used_kind, soak if armour else 0)

@@ -92,8 +92,12 @@ from storage.models import (
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
+    Count,
     LongNumber,
     NotANumber,
+    Problem,
+    TextProblem,
+    expected_text,
     int_problem,
     name_problem,
     normal_text,
@@ -102,6 +106,7 @@ from storage.validation import (
 )
 from wire import limits
 from wire.health import DamageKind
+from wire.i18n import N_
 
 FORMAT = "wire-bot"
 VERSION = 1
@@ -148,6 +153,31 @@ _CHARACTER_FIELDS = (
 )
 _WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
 _KINDS = tuple(kind.value for kind in DamageKind)
+
+# The import's problem phrases used in more than one place (`_Checker.problem` takes each as a
+# template, with its values as keywords).
+MISSING = N_("missing")
+WRITTEN_TWICE = N_("written twice; keep one")
+EXPECTED_LIST = N_("expected a list, got {type}")
+OVER_LIMIT = N_("{n} entries is over the limit of {limit}")
+ALREADY_USED = N_("{name} is already used by {path} (names are case-insensitive)")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProblem:
+    """One problem of an import file: where (a JSON field path, "characters[3].name", as it
+    is in any language) and what, a template with its values (`Problem`).
+
+    `str()` reads "characters[3].name: missing" in the language in use: English in the worker
+    process, the CLI and the logs; the bot shows the list in its user's language. Plain data,
+    pickled back from the worker process with the ImportRejected that lists it.
+    """
+
+    path: str
+    problem: Problem | TextProblem
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,11 +300,13 @@ def parse_import(data: dict[str, Any] | bytes | str) -> ImportPlan:
     """The import plan, or ImportRejected listing the problems found (see check_import)."""
     plan, problems = check_import(data)
     if problems or plan is None:
-        raise ImportRejected(problems or ["input: nothing to import"])
+        raise ImportRejected(problems or [ImportProblem("input", Problem(N_("nothing to import")))])
     return plan
 
 
-def check_import(data: dict[str, Any] | bytes | str) -> tuple[ImportPlan | None, list[str]]:
+def check_import(
+    data: dict[str, Any] | bytes | str,
+) -> tuple[ImportPlan | None, list[ImportProblem]]:
     """Validate an export document; return the plan (None if any problem) and the problems.
 
     Every problem up to the first limit passed (see the module's docstring), where it stops.
@@ -290,19 +322,21 @@ def check_import(data: dict[str, Any] | bytes | str) -> tuple[ImportPlan | None,
 
 class _Checker:
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[ImportProblem] = []
 
-    def problem(self, path: str, text: str) -> None:
-        self.problems.append(f"{path}: {text}")
+    def problem(self, path: str, what: str | Problem | TextProblem, /, **params: object) -> None:
+        """Report a problem at `path`: a template marked with N_ and its values, or a problem
+        a validation helper named."""
+        problem = Problem(what, params) if isinstance(what, str) else what
+        self.problems.append(ImportProblem(path, problem))
         if len(self.problems) >= MAX_IMPORT_PROBLEMS:
-            self.problems.append(
-                f"input: stopped reading after {MAX_IMPORT_PROBLEMS} problems; fix these first"
-            )
+            stop = N_("stopped reading after {n} problems; fix these first")
+            self.problems.append(ImportProblem("input", Problem(stop, {"n": MAX_IMPORT_PROBLEMS})))
             raise _LimitPassed
 
-    def limit(self, path: str, text: str) -> None:
+    def limit(self, path: str, what: str, /, **params: object) -> None:
         """Report a limit passed, and stop reading: what lies past it is not worth checking."""
-        self.problem(path, text)
+        self.problem(path, what, **params)
         raise _LimitPassed
 
     # -- raw input --------------------------------------------------------------------------
@@ -311,20 +345,20 @@ class _Checker:
             try:
                 size = len(json.dumps(data, ensure_ascii=False).encode())
             except (TypeError, ValueError) as exc:
-                self.problem("input", f"not JSON data ({exc})")
+                self.problem("input", N_("not JSON data ({error})"), error=str(exc))
                 return None
             self._too_big(size)
             return data
         if isinstance(data, str):
             data = data.encode()
         if not isinstance(data, bytes | bytearray):
-            self.problem("input", f"expected JSON text, got {type(data).__name__}")
+            self.problem("input", N_("expected JSON text, got {type}"), type=type(data).__name__)
             return None
         self._too_big(len(data))
         try:
             text = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError:
-            self.problem("input", "not UTF-8 text; save the file as UTF-8")
+            self.problem("input", N_("not UTF-8 text; save the file as UTF-8"))
             return None
         objects = 0
 
@@ -346,39 +380,54 @@ class _Checker:
         except _TooManyObjects:
             self.limit(
                 "input",
-                f"more than {MAX_IMPORT_OBJECTS:,} JSON objects, more than "
-                f"{MAX_IMPORT_CHARACTERS:,} characters can hold; is this a WIRE bot export?",
+                N_(
+                    "more than {objects} JSON objects, more than {characters} characters can "
+                    "hold; is this a WIRE bot export?"
+                ),
+                objects=Count(MAX_IMPORT_OBJECTS),
+                characters=Count(MAX_IMPORT_CHARACTERS),
             )
         except json.JSONDecodeError as exc:
             self.problem(
-                "input", f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+                "input",
+                N_("not valid JSON ({error} at line {line}, column {column})"),
+                error=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
             )
             return None
         except RecursionError:
-            self.problem("input", "nested too deeply")
+            self.problem("input", N_("nested too deeply"))
             return None
 
     def _too_big(self, size: int) -> None:
         if size > MAX_IMPORT_BYTES:
-            self.limit("input", f"{size:,} bytes is over the limit of 1 MiB ({MAX_IMPORT_BYTES:,})")
+            self.limit(
+                "input",
+                N_("{size} bytes is over the limit of 1 MiB ({limit})"),
+                size=Count(size),
+                limit=Count(MAX_IMPORT_BYTES),
+            )
 
     # -- structure --------------------------------------------------------------------------
     def obj(self, value: Any, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
         """The object at `path` after reporting unknown and repeated keys; None if no object."""
         if not isinstance(value, dict):
-            self.problem(path, f"expected an object, got {type_name(value)}")
+            self.problem(path, N_("expected an object, got {type}"), type=type_name(value))
             return None
         prefix = f"{path}." if path else ""
         for key in getattr(value, "repeated", []):
-            self.problem(f"{prefix}{_show(key)}", "written twice; keep one")
+            self.problem(f"{prefix}{_show(key)}", WRITTEN_TWICE)
         for key in value:
             if key not in fields:
-                self.problem(f"{prefix}{_show(key)}", "unknown field")
+                self.problem(f"{prefix}{_show(key)}", N_("unknown field"))
         return value
 
     def document(self, document: Any) -> ImportPlan | None:
         if not isinstance(document, dict):
-            self.problem("input", f"expected a JSON object, got {type_name(document)}")
+            self.problem(
+                "input", N_("expected a JSON object, got {type}"), type=type_name(document)
+            )
             return None
         kind = document.get("kind")
         body = _BODY_FIELDS.get(kind) if isinstance(kind, str) else None
@@ -386,29 +435,40 @@ class _Checker:
         if document.get("format") != FORMAT:
             self.problem(
                 "format",
-                f"expected {FORMAT!r}, got {_show_value(document.get('format'))}; "
-                "is this a WIRE bot export?",
+                N_("expected {expected}, got {value}; is this a WIRE bot export?"),
+                expected=repr(FORMAT),
+                value=_show_value(document.get("format")),
             )
         version = document.get("version")
         if "version" not in document:
-            self.problem("version", f"missing (this bot reads version {VERSION})")
+            self.problem(
+                "version", N_("missing (this bot reads version {version})"), version=VERSION
+            )
             return None
         if version != VERSION or isinstance(version, bool):
             self.problem(
                 "version",
-                f"{_show_value(version)} is not a version this bot reads (it reads {VERSION}); "
-                "export it again with a matching bot",
+                N_(
+                    "{value} is not a version this bot reads (it reads {version}); export it "
+                    "again with a matching bot"
+                ),
+                value=_show_value(version),
+                version=VERSION,
             )
             return None  # another version's body means something else: stop here
         if kind not in KINDS:
-            self.problem("kind", f"expected 'character' or 'campaign', got {_show_value(kind)}")
+            self.problem(
+                "kind",
+                N_("expected 'character' or 'campaign', got {value}"),
+                value=_show_value(kind),
+            )
             return None
         exported_at = document.get("exported_at")
         if exported_at is not None and not isinstance(exported_at, str):
-            self.problem("exported_at", f"expected text, got {type_name(exported_at)}")
+            self.problem("exported_at", expected_text(exported_at))
         if kind == "character":
             if "character" not in document:
-                self.problem("character", "missing")
+                self.problem("character", MISSING)
                 return None
             sheet = self.character(document["character"], "character")
             return ImportPlan("character", (sheet,) if sheet else ())
@@ -428,16 +488,14 @@ class _Checker:
             if "npc_take10" in settings:
                 npc_take10 = self.boolean(settings["npc_take10"], "campaign.npc_take10")
         if "characters" not in document:
-            self.problem("characters", "missing")
+            self.problem("characters", MISSING)
             return None
         entries = document["characters"]
         if not isinstance(entries, list):
-            self.problem("characters", f"expected a list, got {type_name(entries)}")
+            self.problem("characters", EXPECTED_LIST, type=type_name(entries))
             return None
         if len(entries) > MAX_IMPORT_CHARACTERS:
-            self.limit(
-                "characters", f"{len(entries)} entries is over the limit of {MAX_IMPORT_CHARACTERS}"
-            )
+            self.limit("characters", OVER_LIMIT, n=len(entries), limit=MAX_IMPORT_CHARACTERS)
         sheets: list[Character] = []
         first_path: dict[str, str] = {}
         for index, entry in enumerate(entries):
@@ -449,8 +507,9 @@ class _Checker:
                 if key in first_path:
                     self.problem(
                         f"{path}.name",
-                        f"{normal_text(entry_name)!r} is already used by {first_path[key]} "
-                        "(names are case-insensitive)",
+                        ALREADY_USED,
+                        name=repr(normal_text(entry_name)),
+                        path=first_path[key],
                     )
                 else:
                     first_path[key] = path
@@ -460,7 +519,7 @@ class _Checker:
 
     def boolean(self, value: Any, path: str) -> bool | None:
         if not isinstance(value, bool):
-            self.problem(path, f"expected true or false, got {type_name(value)}")
+            self.problem(path, N_("expected true or false, got {type}"), type=type_name(value))
             return None
         return value
 
@@ -471,7 +530,7 @@ class _Checker:
             return None
         name = ""
         if "name" not in data:
-            self.problem(f"{path}.name", "missing")
+            self.problem(f"{path}.name", MISSING)
         else:
             problem = name_problem(data["name"])
             if problem:
@@ -518,12 +577,16 @@ class _Checker:
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
         if not isinstance(value, dict):
-            self.problem(path, f"expected an object of names and numbers, got {type_name(value)}")
+            self.problem(
+                path,
+                N_("expected an object of names and numbers, got {type}"),
+                type=type_name(value),
+            )
             return {}
         for key in getattr(value, "repeated", []):
-            self.problem(f"{path}.{_show(key)}", "written twice; keep one")
+            self.problem(f"{path}.{_show(key)}", WRITTEN_TWICE)
         if len(value) > STAT_COUNTS[kind]:
-            self.limit(path, f"{len(value)} entries is over the limit of {STAT_COUNTS[kind]}")
+            self.limit(path, OVER_LIMIT, n=len(value), limit=STAT_COUNTS[kind])
         low, high = STAT_RANGES[kind]
         result: dict[str, int] = {}
         seen: dict[str, str] = {}
@@ -536,7 +599,9 @@ class _Checker:
             stat = normal_text(raw_name)
             if stat.casefold() in seen:
                 self.problem(
-                    entry, f"same name as {seen[stat.casefold()]!r} (names are case-insensitive)"
+                    entry,
+                    N_("same name as {name} (names are case-insensitive)"),
+                    name=repr(seen[stat.casefold()]),
                 )
                 continue
             seen[stat.casefold()] = stat
@@ -549,10 +614,10 @@ class _Checker:
 
     def weapons(self, value: Any, path: str) -> list[Weapon]:
         if not isinstance(value, list):
-            self.problem(path, f"expected a list, got {type_name(value)}")
+            self.problem(path, EXPECTED_LIST, type=type_name(value))
             return []
         if len(value) > MAX_WEAPONS:
-            self.limit(path, f"{len(value)} entries is over the limit of {MAX_WEAPONS}")
+            self.limit(path, OVER_LIMIT, n=len(value), limit=MAX_WEAPONS)
         result: list[Weapon] = []
         seen: dict[str, str] = {}
         for index, entry in enumerate(value):
@@ -564,7 +629,7 @@ class _Checker:
             texts: dict[str, str] = {}
             for key in ("name", "attribute", "skill"):
                 if key not in data:
-                    self.problem(f"{entry_path}.{key}", "missing")
+                    self.problem(f"{entry_path}.{key}", MISSING)
                     continue
                 problem = name_problem(data[key])
                 if problem:
@@ -572,21 +637,27 @@ class _Checker:
                 else:
                     texts[key] = normal_text(data[key])
             if "base" not in data:
-                self.problem(f"{entry_path}.base", "missing")
+                self.problem(f"{entry_path}.base", MISSING)
             else:
                 problem = int_problem(data["base"], BASE_MIN, BASE_MAX)
                 if problem:
                     self.problem(f"{entry_path}.base", problem)
             kind = data.get("kind", DamageKind.LETHAL.value)
             if kind not in _KINDS:
-                self.problem(f"{entry_path}.kind", f"use {', '.join(_KINDS)}, not {kind!r}")
+                self.problem(
+                    f"{entry_path}.kind",
+                    N_("use {kinds}, not {kind}"),
+                    kinds=", ".join(_KINDS),
+                    kind=repr(kind),
+                )
             name = texts.get("name")
             if name is not None:
                 if name.casefold() in seen:
                     self.problem(
                         f"{entry_path}.name",
-                        f"{name!r} is already used by {seen[name.casefold()]} "
-                        "(names are case-insensitive)",
+                        ALREADY_USED,
+                        name=repr(name),
+                        path=seen[name.casefold()],
                     )
                 else:
                     seen[name.casefold()] = entry_path
@@ -610,8 +681,8 @@ def _show(key: str) -> str:
     )
 
 
-def _show_value(value: Any) -> str:
+def _show_value(value: Any) -> str | Problem:
     if value is None:
-        return "nothing"
+        return Problem(N_("nothing"))
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

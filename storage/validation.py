@@ -2,7 +2,8 @@
 
 Each check returns a problem phrase (or None) instead of raising, so the import can collect every
 problem under its path ("characters[2].skills.Parry: 14 is above the maximum 10") while a single
-store call turns the first one into an InvalidValue with a fix attached.
+store call turns the first one into an InvalidValue with a fix attached. A phrase is a template
+with its values (`Problem`), read in the language in use wherever it is shown.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from storage.models import (
     STAT_MIN,
     Weapon,
 )
+from wire import i18n
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 
@@ -47,7 +49,10 @@ class LongNumber:
     digits: int
 
     def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
+        return str(self.described())
+
+    def described(self) -> Problem:
+        return Problem(N_("a number of {digits} digits"), {"digits": Count(self.digits)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,24 +65,56 @@ class NotANumber:
         return self.text
 
 
-def type_name(value: object) -> str:
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A problem phrase as an English template and its values, read in the language in use
+    (wire.i18n) whenever it is shown: `str()` in English for the CLI and the logs, in German
+    when the bot fills it into a German reply.
+
+    Plain data (the values are text, numbers or other problems), so it is pickled back from
+    the worker process that reads imports, and can be a value of a storage error's template.
+    """
+
+    template: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return tr(self.template, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A number in a problem written in the language's form when shown: "5,000" / "5.000"."""
+
+    value: int
+
+    def __format__(self, spec: str) -> str:
+        return i18n.number(self.value)
+
+    def __str__(self) -> str:
+        return i18n.number(self.value)
+
+
+def type_name(value: object) -> Problem | str:
     """How a JSON value's type reads to someone who wrote the file by hand."""
     if value is None:
         return "null"
-    if isinstance(value, LongNumber | NotANumber):
-        return repr(value)
+    if isinstance(value, LongNumber):
+        return value.described()
+    if isinstance(value, NotANumber):
+        return value.text
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
-        return "a whole number"
+        return Problem(N_("a whole number"))
     if isinstance(value, float):
-        return "a number with a fraction"
+        return Problem(N_("a number with a fraction"))
     if isinstance(value, str):
-        return "text"
+        return Problem(N_("text"))
     if isinstance(value, list):
-        return "a list"
+        return Problem(N_("a list"))
     if isinstance(value, dict):
-        return "an object"
+        return Problem(N_("an object"))
     return type(value).__name__
 
 
@@ -164,35 +201,45 @@ def text_problem(
     return None
 
 
-def name_problem(value: object) -> str | None:
+def expected_text(value: object) -> Problem:
+    return Problem(N_("expected text, got {type}"), {"type": type_name(value)})
+
+
+def name_problem(value: object) -> Problem | None:
     """Why `value` cannot be a name, or None. Leading and trailing spaces do not count."""
     if not isinstance(value, str):
-        return f"expected text, got {type_name(value)}"
+        return expected_text(value)
     problem = text_problem(value, NAME_MAX)
-    return f"the name {problem}" if problem else None
+    return Problem(N_("the name {problem}"), {"problem": problem}) if problem else None
 
 
-def int_problem(value: object, low: int, high: int) -> str | None:
+def int_problem(value: object, low: int, high: int) -> Problem | None:
     """Why `value` is not a whole number in low..high, or None. true/false are not numbers."""
+    bounds = {"low": low, "high": high}
     if isinstance(value, LongNumber):
-        return f"the number has {value.digits:,} digits; values go from {low} to {high}"
+        return Problem(
+            N_("the number has {digits} digits; values go from {low} to {high}"),
+            {"digits": Count(value.digits), **bounds},
+        )
     if isinstance(value, NotANumber):
-        return f"{value.text} is not a number JSON has; values go from {low} to {high}"
+        return Problem(
+            N_("{value} is not a number JSON has; values go from {low} to {high}"),
+            {"value": value.text, **bounds},
+        )
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"expected a whole number, got {type_name(value)}"
+        return Problem(N_("expected a whole number, got {type}"), {"type": type_name(value)})
     if value < low:
-        return f"{value} is below the minimum {low}"
+        return Problem(N_("{value} is below the minimum {low}"), {"value": value, "low": low})
     if value > high:
-        return f"{value} is above the maximum {high}"
+        return Problem(N_("{value} is above the maximum {high}"), {"value": value, "high": high})
     return None
 
 
-def notes_problem(value: object) -> str | None:
+def notes_problem(value: object) -> TextProblem | Problem | None:
     """Why `value` cannot be a character's notes, or None. Empty notes are no notes."""
     if not isinstance(value, str):
-        return f"expected text, got {type_name(value)}"
-    problem = text_problem(value, NOTES_MAX, multiline=True, empty_ok=True)
-    return str(problem) if problem else None
+        return expected_text(value)
+    return text_problem(value, NOTES_MAX, multiline=True, empty_ok=True)
 
 
 # ---- raising forms for single store calls ---------------------------------------------------

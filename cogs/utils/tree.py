@@ -85,7 +85,11 @@ def gm_only_message(error: GmOnly) -> str:
     listed = ", ".join(f"<@{gm}>" for gm in error.gm_ids[:10])
     if len(error.gm_ids) > 10:
         listed += " " + tr("and {n} more", n=len(error.gm_ids) - 10)
-    params = {"campaign": inert(error.campaign_name), "action": tr(error.action), "gms": listed}
+    params = {
+        "campaign": inert(error.campaign_name),
+        "action": tr(error.action, **{key: inert(name) for key, name in error.names.items()}),
+        "gms": listed,
+    }
     if listed:
         return tr(
             "Only a GM of {campaign} can {action}. Its GMs are {gms} and everyone with Manage "

@@ -164,3 +164,61 @@ async def test_a_refused_option_names_the_german_option(world, client_languages)
         "bezeichnung: enthält ein unsichtbares oder richtungsänderndes Zeichen (U+200B). "
         "Tippe ihn noch einmal ohne dieses Zeichen."
     )
+
+
+def _flawed_campaign_file() -> bytes:
+    """A campaign file with twelve problems: ten shown, "(and 2 more)"."""
+    sheet = (
+        '{"name": "Ash", "attributes": {"Strength": 31, "Wits": ' + "9" * 5000 + "}, "
+        '"weapons": [{"name": "Sabre", "base": 4, "attribute": "Strength"}], '
+        '"skils": {}, "colour": 1, "mood": 2, "hat": 3, "boots": 4, "cloak": 5, "ring": 6}'
+    )
+    twin = '{"name": "ash", "shield": "yes"}'
+    return (
+        '{"format": "wire-bot", "version": 1, "kind": "campaign", '
+        '"characters": [' + sheet + ", " + twin + "]}"
+    ).encode()
+
+
+async def test_an_imports_problems_speak_the_clients_language(world, client_languages):
+    client_languages.set(world.alice, "de")
+    reply = await world.alice.slash(
+        world.channel, "character import", file=("flawed.json", _flawed_campaign_file())
+    )
+    assert reply.response.ephemeral
+    german = reply.response.content
+    assert german.startswith("Import abgelehnt, nichts wurde gespeichert: ")
+    for shown in (
+        "characters\\[0].skils: unbekanntes Feld",
+        "characters\\[0].attributes.Strength: 31 ist über dem Maximum 30",
+        "characters\\[0].attributes.Wits: die Zahl hat 5.000 Stellen; Werte gehen von -10 bis 30",
+        "characters\\[0].weapons\\[0].skill: fehlt",
+    ):
+        assert shown in german, german
+    assert german.endswith("(und 2 weitere)")
+    listing = embed_of(await world.alice.slash(world.channel, "character list"))
+    assert "Ash" not in listing["description"]
+
+    client_languages.set(world.alice, "en-US")
+    reply = await world.alice.slash(
+        world.channel, "character import", file=("flawed.json", _flawed_campaign_file())
+    )
+    english = reply.response.content
+    assert english.startswith("Import rejected, nothing was written: ")
+    assert "characters\\[0].attributes.Strength: 31 is above the maximum 30" in english
+    assert "the number has 5,000 digits; values go from -10 to 30" in english
+    assert english.endswith("(and 2 more)")
+
+
+async def test_the_effects_refusal_names_its_combatant_in_german(world, client_languages):
+    from tests.commands.test_fights import fight_table
+
+    await fight_table(world)
+    client_languages.set(world.bob, "de")
+    refused = await world.bob.slash(
+        world.channel, "fight effect", combatant="Goblin 1", name="Bleeding"
+    )
+    assert refused.response.ephemeral
+    assert refused.response.content.startswith(
+        "Nur ein Chronist von Default kann Effekte auf Goblin 1 legen. Ihre Chronisten sind"
+    )

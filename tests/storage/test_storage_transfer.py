@@ -40,6 +40,7 @@ from storage.transfer import (
     parse_import,
 )
 from storage.validation import normal_text
+from wire.i18n import speaking
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "example-campaign.json"
 
@@ -70,9 +71,10 @@ def campaign_doc(*characters: dict[str, Any], **top: Any) -> dict[str, Any]:
 
 
 def problems(data: Any) -> list[str]:
+    """The problems as the CLI and the logs read them: in English, each under its path."""
     plan, found = check_import(data)
     assert plan is None or not found
-    return found
+    return [str(problem) for problem in found]
 
 
 # ---- the validator ------------------------------------------------------------------------
@@ -146,7 +148,7 @@ def test_every_problem_is_reported_at_once_with_its_path() -> None:
     assert sorted(found) == sorted(expected)
     with pytest.raises(ImportRejected) as raised:
         parse_import(doc)
-    assert raised.value.problems == found
+    assert [str(problem) for problem in raised.value.problems] == found
     assert str(raised.value).startswith("Import rejected, nothing was written: ")
     assert f"(and {len(found) - 10} more)" in str(raised.value)
 
@@ -533,3 +535,19 @@ async def test_fight_fields_travel_through_export_and_import(
     assert (stored.armour, stored.wp_max, stored.hp_max, stored.thp_max) == (2, 12, 30, None)
     assert stored.weapons[0].kind == "non-lethal"
     assert stored.health().hp_max == 30 and copy.id == stored.id
+
+
+def test_problems_cross_the_worker_process_and_are_read_in_german() -> None:
+    found = check_import(campaign_doc(sheet(skills={"Parry": 14}), sheet("Bo", shield="yes")))[1]
+    error = pickle.loads(pickle.dumps(ImportRejected(found)))
+    assert [str(problem) for problem in error.problems] == [
+        "characters[0].skills.Parry: 14 is above the maximum 10",
+        "characters[1].shield: expected true or false, got text",
+    ]
+    with speaking("de"):
+        assert [str(problem) for problem in error.problems] == [
+            "characters[0].skills.Parry: 14 ist über dem Maximum 10",
+            "characters[1].shield: true oder false erwartet, Text bekommen",
+        ]
+        # str() stays English for the logs whatever the language in use when it was raised.
+        assert str(ImportRejected(found)).endswith("expected true or false, got text")
