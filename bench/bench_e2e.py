@@ -9,7 +9,9 @@
    1,000 campaigns in 100 guilds; the users are players with an active character), then of
    `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up;
    the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
-   its roll-log group commits at close, and they are printed too.
+   its roll-log group commits at close, and they are printed too. Each run also prints the CPU
+   milliseconds an interaction cost the bot's process (every thread) and the stand-in: on two
+   cores the bot's rate is about 1000 / its CPU ms, which says where a gap to the bare bot is.
    --stub-storage adds bot.py with its store stubbed out (bench/stub_bot.py: a fixed campaign
    and character, rolls discarded) to each round: the ceiling storage work leaves us.
    --speed-extra DIR adds both bots again with DIR on their PYTHONPATH, a folder holding
@@ -130,9 +132,24 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def cpu_seconds(process: psutil.Process | None) -> float:
+    """User + system CPU of `process` (all its threads), or of this process (the stand-in)."""
+    if process is None:
+        return time.process_time()
+    times = process.cpu_times()
+    return times.user + times.system
+
+
 async def measure(
-    standin: Fakecord, make, count: int, in_flight: int, warm_up: int = 300
+    standin: Fakecord,
+    make,
+    count: int,
+    in_flight: int,
+    warm_up: int = 300,
+    bot: psutil.Process | None = None,
 ) -> dict[str, float]:
+    """Rate and latency of `count` interactions after a warm-up, and the CPU milliseconds each
+    cost the bot's process (`bot`: every thread of it) and the stand-in (this process)."""
     warm_up = min(warm_up, count)
     await run_bounded(standin, (make() for _ in range(warm_up)), in_flight=in_flight)
     # The stand-in (in this process) keeps every request, frame and callback it saw; a full
@@ -143,11 +160,14 @@ async def measure(
     gc.freeze()
     gc.disable()
     try:
+        bot_cpu, standin_cpu = (cpu_seconds(bot) if bot else 0.0), cpu_seconds(None)
         started = time.perf_counter()
         answered, missing = await run_bounded(
             standin, (make() for _ in range(count)), in_flight=in_flight, timeout=15.0
         )
         elapsed = time.perf_counter() - started
+        bot_cpu = (cpu_seconds(bot) - bot_cpu) if bot else float("nan")
+        standin_cpu = cpu_seconds(None) - standin_cpu
     finally:
         gc.enable()
     latencies = [cb.latency * 1000 for _, cb in answered]
@@ -156,6 +176,8 @@ async def measure(
         "p50": statistics.median(latencies),
         "p99": percentile(latencies, 0.99),
         "missing": len(missing),
+        "bot_cpu": bot_cpu * 1000 / count,
+        "standin_cpu": standin_cpu * 1000 / count,
     }
 
 
@@ -176,7 +198,8 @@ async def run_bot(
     before = len(standin.handshakes)
     proc = await launch(standin, bot, db, log, **extra_env)
     await standin.wait_ready(60.0, after=before)
-    row = await measure(standin, make, count, in_flight)
+    # The launcher runs the bot in its own process (runpy), so its pid is the bot's.
+    row = await measure(standin, make, count, in_flight, bot=psutil.Process(proc.pid))
     row["exit"] = await stop(proc)  # -9: it did not exit on SIGTERM within 20 s
     found = BATCHES.search(plain_log(log.read_text(errors="replace")))
     row["batches"] = found.group(1) if found else ""
@@ -343,19 +366,25 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         print("PostgreSQL: a throwaway local server with fsync, synchronous_commit and "
               "full_page_writes off (commits are not flushed to disk; SQLite's are not fsynced "
               "per commit either, WAL with synchronous=NORMAL)")  # fmt: skip
-    print(f"{'bot':<46}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}")
+    print("(bot CPU: ms of CPU the bot's process spent per interaction, all its threads; "
+          "stand-in CPU: the same for this process, which plays Discord)")  # fmt: skip
+    print(f"{'bot':<46}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'missing':>9}"
+          f"{'bot CPU':>9}{'stand-in':>9}")  # fmt: skip
     for n, row in enumerate(runs, 1):
         for subject, figures in zip(subjects, row, strict=True):
             name = f"{subject.name} run {n}"
             print(f"{name:<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
-                  f"{figures['p99']:>9.1f}{figures['missing']:>9}")  # fmt: skip
+                  f"{figures['p99']:>9.1f}{figures['missing']:>9}"
+                  f"{figures['bot_cpu']:>9.3f}{figures['standin_cpu']:>9.3f}")  # fmt: skip
+    keys = ("rate", "p50", "p99", "bot_cpu", "standin_cpu")
     medians = [
-        {key: statistics.median(row[i][key] for row in runs) for key in ("rate", "p50", "p99")}
+        {key: statistics.median(row[i][key] for row in runs) for key in keys}
         for i in range(len(subjects))
     ]
     for subject, figures in zip(subjects, medians, strict=True):
         print(f"{subject.name + ' median':<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
-              f"{figures['p99']:>9.1f}")  # fmt: skip
+              f"{figures['p99']:>9.1f}{'':>9}{figures['bot_cpu']:>9.3f}"
+              f"{figures['standin_cpu']:>9.3f}")  # fmt: skip
     bare = medians[[s.name for s in subjects].index("barebot.py /ping")]
     for subject, figures in zip(subjects, medians, strict=True):
         if subject.bot == BAREBOT:
