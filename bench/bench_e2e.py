@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
         [--guilds 2500] [--shards N] [--no-footprint] [--stub-storage] [--speed-extra DIR]
-        [--postgresql]
+        [--postgresql] [--tree DIR]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
@@ -21,6 +21,8 @@
    (storage/pg_testing.py's, fsync and synchronous_commit off, so commits cost no disk flush)
    gets the same 100k-character database through `python -m storage copy`'s code, and the bot
    runs with WIRE_DATABASE=postgresql://..., so SQLite, PostgreSQL and bare are side by side.
+   --tree DIR adds another checkout's bot.py (e.g. `git worktree add DIR HEAD~1`) before ours in
+   each round, on the same database: a change measured against the code before it in one run.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -327,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--postgresql", action="store_true", help="add bot.py on a throwaway PostgreSQL server"
     )
+    parser.add_argument(
+        "--tree", type=Path, help="add another checkout's bot.py (the code before a change)"
+    )
     args = parser.parse_args(argv)
     with contextlib.ExitStack() as stack:
         postgres_dsn = None
@@ -344,6 +349,11 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
     if postgres_dsn is not None:
         on_postgres = {"WIRE_DATABASE": postgres_dsn}
         subjects.append(Subject("bot.py /check, on PostgreSQL", WIRE_BOT, "check", on_postgres))
+    if args.tree is not None:
+        tree = args.tree.resolve()
+        subjects.insert(
+            0, Subject(f"bot.py /check, {tree.name}", tree / "bot.py", "check", with_path(tree))
+        )
     subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
     if args.speed_extra:
         extra = with_path(args.speed_extra.resolve())
@@ -398,7 +408,7 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         print(f"{name:<46}{rate:>9.2f}{p50:>9.2f}{p99:>9.2f}")
     for n, row in enumerate(runs, 1):
         for subject, ours in zip(subjects, row, strict=True):
-            if subject.bot != WIRE_BOT:
+            if subject.bot.name != "bot.py":
                 continue
             print(f"{subject.name} run {n}: exit code on SIGTERM {ours['exit']}; "
                   f"roll log: {ours['batches'] or 'no group-commit line in its log'}")  # fmt: skip

@@ -14,11 +14,17 @@ How it stays correct:
   another coroutine's uncommitted writes on the shared connection. SQLite locks the whole file,
   so the lock key (a guild) makes no difference here.
 * Single-statement reads go to a second, query-only connection without the lock (WAL: it sees
-  committed data only, and neither side waits for the other); cached reads are kept there while
-  the `cache_version` counter stands still: triggers move it whenever a table that cached
-  reads read (campaigns, their GMs and channels, characters with their stats and weapons, the
-  active characters) changes, whichever connection or process writes.
-* A roll-log batch is one transaction in one hop to the writer's thread.
+  committed data only, and neither side waits for the other).
+* What every roll does runs on the event loop itself, on two plain sqlite3 connections that
+  never wait (busy timeout 0): the cached reads (the channel's campaign and the roller's
+  character, point reads by index) and the roll log's group commit (at most `LOOP_BATCH_MAX`
+  rows, no fsync, no checkpoint). Each is bounded like a point query, and a hop to a thread
+  costs the process more CPU than the statement. If SQLite answers "locked" (another process
+  writing, a WAL index being rebuilt), the same work goes to a thread above, which waits.
+* Cached reads are kept while the `cache_version` counter stands still: triggers move it
+  whenever a table that cached reads read (campaigns, their GMs and channels, characters with
+  their stats and weapons, the active characters) changes, whichever connection or process
+  writes.
 
 Settings: WAL journal (readers never block the writer, and the writer never blocks readers),
 foreign keys on, a 5 s busy timeout, and `synchronous = NORMAL`. In WAL mode NORMAL syncs the
@@ -91,11 +97,30 @@ class _Transaction:
         await self._db.executemany(self._sql[name], params)
 
 
+LOOP_BATCH_MAX = 256
+"""The most roll-log rows one commit on the event loop takes: about 25 microseconds a row on a
+million-row log, so at most some 6 ms, the work of 256 rolls. A larger batch (a burst of
+hundreds of rolls at once) commits on the writer's thread. Measured against 64 and 16 with
+bench_e2e: the larger limit cost less CPU per roll at 50 and at 200 in flight."""
+
+
+def _loop_connection(path: Path, *pragmas: str) -> sqlite3.Connection:
+    """A connection for the event loop's own thread, which never waits for a lock."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
+    try:
+        for pragma in (*CONNECTION_PRAGMAS, *pragmas, "PRAGMA busy_timeout = 0"):
+            conn.execute(pragma)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 def _insert_rolls(
     conn: sqlite3.Connection, sql: str, batch: Sequence[Params]
 ) -> list[int | Exception | None]:
-    """On aiosqlite's thread: insert the rows in one transaction; None where a row inserted
-    nothing. Any exception rolls the whole batch back."""
+    """Insert the rows in one transaction; None where a row inserted nothing. Any exception
+    rolls the whole batch back."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         outcomes: list[int | Exception | None] = []
@@ -113,9 +138,28 @@ def _insert_rolls(
 class SqliteBackend:
     """Open with `await SqliteBackend.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection, path: Path) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        path: Path,
+        point_reader: sqlite3.Connection,
+        log_writer: sqlite3.Connection,
+    ) -> None:
         self._db = db
         self._reader = reader
+        self._point_reader = point_reader
+        """Cached reads run on this connection, on the event loop itself. They are point reads
+        by an index (the roller's campaign and character): some 20 microseconds of SQLite,
+        where a hop to a thread and back costs the process several times that in CPU (a queue,
+        two wake-ups, the GIL changing hands, a callback). It never waits: its busy timeout is
+        0, and a read that finds the file locked goes to `_reader`'s thread instead."""
+        self._log_writer = log_writer
+        """The roll log's group commits run on this connection, on the event loop, for the
+        same reason: a batch is at most `LOOP_BATCH_MAX` inserts in one transaction without
+        an fsync (WAL, synchronous=NORMAL), bounded like a point query. It never waits either
+        (busy timeout 0) and never checkpoints (the background checkpointer does): when
+        another process holds the write lock the batch goes to `_db`'s thread, which waits."""
         """Single-statement reads run here, outside `_lock`: in WAL mode a reader sees only
         committed data and neither waits for the writer nor makes it wait, so a roll's reads
         do not queue behind other rolls' commits."""
@@ -132,8 +176,6 @@ class SqliteBackend:
         self._read_version: int | None = None
         self.path: Path | None = path
         self._lock = asyncio.Lock()
-        self._read_queue: list[tuple[Any, str, Any, asyncio.Future[list[Any]]]] = []
-        self._read_runner: asyncio.Task[None] | None = None
         self._checkpointer = Checkpointer(path)
 
     @classmethod
@@ -153,6 +195,7 @@ class SqliteBackend:
                 exc=exc,
             ) from exc
         connections: list[aiosqlite.Connection] = []
+        on_loop: list[sqlite3.Connection] = []
         try:
             for pragmas in (CONNECTION_PRAGMAS, (*CONNECTION_PRAGMAS, "PRAGMA query_only = ON")):
                 connection = await aiosqlite.connect(
@@ -161,11 +204,16 @@ class SqliteBackend:
                 connections.append(connection)
                 for pragma in pragmas:
                     await connection.execute(pragma)
+            on_loop.append(_loop_connection(path, "PRAGMA query_only = ON"))
+            on_loop.append(_loop_connection(path, "PRAGMA wal_autocheckpoint = 0"))
         except BaseException:
+            for conn in on_loop:
+                conn.close()
             for connection in connections:
                 await connection.close()
             raise
-        return cls(connections[0], connections[1], path)
+        point_reader, log_writer = on_loop
+        return cls(connections[0], connections[1], path, point_reader, log_writer)
 
     # ---- transactions -------------------------------------------------------------------
     @asynccontextmanager
@@ -223,58 +271,22 @@ class SqliteBackend:
         return rows
 
     async def _read_together(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any):
-        """A cached read, in one hop to the reader's thread with the others queued meanwhile.
-
-        A hop costs the event loop more than the read (a queue, a wake-up, the GIL, a callback
-        back), and every roll makes one: reads that queue while a hop runs share the next one,
-        as rolls share a group commit. No timer: a lone read goes at once.
-        """
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
-        self._read_queue.append((key, sql, params, future))
-        if self._read_runner is None or self._read_runner.done():
-            self._read_runner = asyncio.create_task(self._run_reads())
-        return await future
-
-    async def _run_reads(self) -> None:
-        """Hand what queued to the reader's thread, then what queued meanwhile, until none."""
-        while self._read_queue:
-            batch, self._read_queue = self._read_queue, []
-            reads = [(key, sql, params) for key, sql, params, _ in batch]
-            try:
-                outcomes = await self._reader._execute(self._read_batch, reads)
-            except BaseException as exc:  # the connection closed, or cancelled: answer everyone
-                for *_, future in batch + self._read_queue:
-                    if not future.done():
-                        future.set_exception(
-                            exc if isinstance(exc, Exception) else StorageError(BUSY)
-                        )
-                self._read_queue = []
+        """A cached read on the event loop (see `_point_reader`); when SQLite is busy, the
+        same statement uncached on the reader's thread, which may wait."""
+        try:
+            return self._read_cached(self._point_reader, key, sql, params)
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
                 raise
-            for (*_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():  # its caller was cancelled
-                    continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+        return list(await self._reader.execute_fetchall(sql, params))
 
-    def _read_batch(self, reads: list[tuple[Any, str, Any]]) -> list[list[Any] | Exception]:
-        """On the reader's thread: each read as `_read_cached` does it; an error is its own."""
-        outcomes: list[list[Any] | Exception] = []
-        for key, sql, params in reads:
-            try:
-                outcomes.append(self._read_cached(key, sql, params))
-            except Exception as exc:
-                outcomes.append(exc)
-        return outcomes
-
-    def _read_cached(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any) -> list[Any]:
-        """On the reader's thread, in the same hop as the read: checking the version costs a
-        point read, not a thread hand-off of its own (aiosqlite's `_execute` runs this there).
+    def _read_cached(
+        self, conn: sqlite3.Connection, key: tuple[str, tuple[Any, ...]], sql: str, params: Any
+    ) -> list[Any]:
+        """On the event loop, with `_point_reader`: checking the version is one more point read.
 
         The version is read before the rows, each in its own snapshot: rows read after a newer
         commit are at worst filed under the older version, and dropped at the next check."""
-        conn = self._reader._conn
         version = conn.execute(CACHE_VERSION).fetchone()[0]
         if version != self._read_version:
             self._read_cache.clear()
@@ -299,16 +311,26 @@ class SqliteBackend:
         return await batch_or_each(self._insert_rolls, batch)
 
     async def _insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
+        """On the event loop if the write lock is free at once, else on the writer's thread.
+
+        Under `_lock`, so `_db` has no transaction open: the lock can only be another
+        process's (the CLI, a second bot), and the thread waits for it up to 5 s."""
+        sql = self.sql["insert_roll"]
         async with self._lock:
-            try:
-                conn = self._db._conn
-                outcomes = await self._db._execute(
-                    _insert_rolls, conn, self.sql["insert_roll"], batch
-                )
-            except sqlite3.OperationalError as exc:
-                if _is_busy(exc):
-                    raise Busy(BUSY) from exc
-                raise
+            outcomes = None
+            if len(batch) <= LOOP_BATCH_MAX:
+                try:
+                    outcomes = _insert_rolls(self._log_writer, sql, batch)
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc):
+                        raise
+            if outcomes is None:
+                try:
+                    outcomes = await self._db._execute(_insert_rolls, self._db._conn, sql, batch)
+                except sqlite3.OperationalError as exc:
+                    if _is_busy(exc):
+                        raise Busy(BUSY) from exc
+                    raise
         self._checkpointer.note_write()
         return outcomes
 
@@ -326,6 +348,8 @@ class SqliteBackend:
             except sqlite3.Error:
                 log.warning("PRAGMA optimize failed at close", exc_info=True)
             await self._reader.close()
+            self._point_reader.close()
+            self._log_writer.close()
             await self._db.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import subprocess
@@ -270,3 +271,71 @@ async def test_rolls_keep_the_read_cache_and_any_sheet_change_drops_it(tmp_path:
         _, jaime = await store.roller_context(5, 9, 77)
         assert jaime is not None and jaime.attributes == {"Strength": 3}
         assert store.backend.cache_misses == misses + 1
+
+
+async def _table_with_jaime(store: SqliteStore):
+    campaign = await store.create_campaign(5, "Example", manager(77))
+    await store.create_character(5, campaign.id, 77, "Jaime", attributes={"Strength": 1})
+    await store.set_active_character(5, campaign.id, 77, "Jaime")
+    await store.bind_channel(5, 9, campaign.id, 77)
+    return campaign
+
+
+def _hold_the_write_lock(db: Path) -> sqlite3.Connection:
+    """Another process's connection in the middle of a write transaction."""
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("UPDATE cache_version SET version = version")
+    return other
+
+
+class _LockedOnce:
+    """A connection that reports the file locked once, as SQLite does while another
+    connection rebuilds the WAL index (a state too brief to arrange for real)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.refused = 0
+
+    def execute(self, *args):
+        if not self.refused:
+            self.refused += 1
+            raise sqlite3.OperationalError("database is locked")
+        return self.conn.execute(*args)
+
+
+async def test_a_roll_waits_for_another_process_that_holds_the_write_lock(tmp_path: Path) -> None:
+    """Rolls commit on the event loop only when the lock is free at once; while the CLI or a
+    second bot writes, the roll waits for it instead of failing, and is logged."""
+    db = tmp_path / "wire.db"
+    async with await SqliteStore.open(db) as store:
+        campaign = await _table_with_jaime(store)
+        other = _hold_the_write_lock(db)
+        logging_it = asyncio.ensure_future(
+            store.log_roll(roll_record(campaign, user_id=77, channel_id=9, interaction_id=1))
+        )
+        await asyncio.sleep(0.3)
+        assert not logging_it.done()  # waiting for the lock, not refused
+        other.execute("COMMIT")
+        other.close()
+        roll_id = await asyncio.wait_for(logging_it, 5)
+        rolls = await store.recent_rolls(5, campaign.id)
+        assert [roll.id for roll in rolls] == [roll_id]
+
+
+async def test_a_sheet_read_that_finds_the_file_locked_is_answered_from_a_thread(
+    tmp_path: Path,
+) -> None:
+    """Point reads run on the event loop and never wait there: a read SQLite refuses as locked
+    goes to the reader's thread, which may wait, and the roll gets the right sheet."""
+    db = tmp_path / "wire.db"
+    async with await SqliteStore.open(db) as store:
+        await _table_with_jaime(store)
+        locked = _LockedOnce(store.backend._point_reader)
+        store.backend._point_reader = locked  # type: ignore[assignment]
+        _, jaime = await store.roller_context(5, 9, 77)
+        assert locked.refused == 1
+        assert jaime is not None and jaime.attributes == {"Strength": 1}
+        _, jaime = await store.roller_context(5, 9, 77)  # on the loop again
+        assert jaime is not None and jaime.attributes == {"Strength": 1}
+        store.backend._point_reader = locked.conn
