@@ -259,7 +259,7 @@ class SqliteBackend:
                 async with self._lock:
                     rows = list(await self._db.execute_fetchall(sql, params))
             elif cached:
-                rows = await self._read_together((name, tuple(params.items())), sql, params)
+                rows = await self._cached_read((name, tuple(params.items())), sql, params)
             else:
                 rows = list(await self._reader.execute_fetchall(sql, params))
         except sqlite3.OperationalError as exc:
@@ -270,17 +270,19 @@ class SqliteBackend:
             self._checkpointer.note_write()
         return rows
 
-    async def _read_together(self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any):
+    async def _cached_read(
+        self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any
+    ) -> list[Any]:
         """A cached read on the event loop (see `_point_reader`); when SQLite is busy, the
         same statement uncached on the reader's thread, which may wait."""
         try:
-            return self._read_cached(self._point_reader, key, sql, params)
+            return self._read_on_loop(self._point_reader, key, sql, params)
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc):
                 raise
         return list(await self._reader.execute_fetchall(sql, params))
 
-    def _read_cached(
+    def _read_on_loop(
         self, conn: sqlite3.Connection, key: tuple[str, tuple[Any, ...]], sql: str, params: Any
     ) -> list[Any]:
         """On the event loop, with `_point_reader`: checking the version is one more point read.
