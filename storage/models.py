@@ -348,8 +348,8 @@ class PendingAttack:
     blow: Blow | None = None
     """In a running fight: where the damage goes once the defence settles it."""
     language: str | None = None
-    """The attacker's language: the settled attack is shown in it (unless the campaign fixes
-    one), whoever presses the defence button."""
+    """The table's language when the attack was posted (the campaign's fixed one, else the
+    server's): the message keeps it when settled or expired, whoever presses."""
 
     def to_payload(self) -> dict[str, Any]:
         return {

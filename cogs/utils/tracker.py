@@ -21,6 +21,7 @@ import discord
 
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
+from cogs.utils.language import for_table
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
 from wire.health import Health, Pool, descriptor, looks
@@ -141,6 +142,16 @@ def tracker_view(fight: Fight) -> discord.ui.View | None:
     return view
 
 
+def shared_tracker(fight: Fight, campaign: Campaign) -> dict[str, Any]:
+    """The tracker message as the channel sees it (`embed` and `view`, to send or edit): in the
+    table's language whoever's interaction edits it, so it never changes language."""
+    with for_table():
+        return {
+            "embed": tracker_embed(fight, campaign, numbers=campaign.show_npc_health),
+            "view": tracker_view(fight),
+        }
+
+
 @dataclass
 class _Shown:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -213,12 +224,11 @@ async def refresh_tracker(bot: WireBot, guild_id: int, fight_id: int, campaign: 
 
 async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:
     """Edit (or post again) the tracker; whether it reached Discord."""
-    embed = tracker_embed(fight, campaign, numbers=campaign.show_npc_health)
-    view = tracker_view(fight)
+    shown = shared_tracker(fight, campaign)
     channel = bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
     if fight.tracker_message_id is not None:
         try:
-            await channel.get_partial_message(fight.tracker_message_id).edit(embed=embed, view=view)
+            await channel.get_partial_message(fight.tracker_message_id).edit(**shown)
             return True
         except discord.NotFound:
             log.info("The tracker of fight %s was deleted; posting it again.", fight.id)
@@ -226,7 +236,7 @@ async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:
             log.warning("Could not edit the tracker of fight %s: %s", fight.id, error)
             return False
     try:
-        message = await channel.send(embed=embed, view=view)
+        message = await channel.send(**shown)
     except discord.HTTPException as error:
         log.warning("Could not post the tracker of fight %s: %s", fight.id, error)
         return False
