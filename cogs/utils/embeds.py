@@ -290,10 +290,16 @@ def hidden_notice(who: str, what: str) -> str:
     )
 
 
-def free_roll_embed(who: str, shown: str, label: str | None = None) -> discord.Embed:
-    """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert)."""
-    return discord.Embed(
+def free_roll_embed(
+    who: str, shown: str, label: str | None = None, *, hint: str | None = None
+) -> discord.Embed:
+    """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert);
+    `hint`: what the roller probably meant (`4d6kh3` for `4d6k3`), for the whole table."""
+    embed = discord.Embed(
         title=clip(f"{inert(who)}: {inert(label or tr('Roll'))}", EMBED_TITLE_MAX),
         description=clip(shown, EMBED_DESCRIPTION_MAX),
         colour=NEUTRAL,
     )
+    if hint:
+        embed.set_footer(text=clip(hint.replace("`", ""), EMBED_FOOTER_MAX))
+    return embed
