@@ -209,8 +209,8 @@ class Combat(commands.Cog):
         **ATTACK_DESCRIPTIONS,
         vs="The defender's total",
         weapon="Attack with a weapon from your sheet instead of str, skill and base",
-        target="Who you attack: a combatant of this channel's fight or a character; an NPC "
-        "defends at once, a player gets buttons",
+        target="Who you attack: a combatant here or a character; an NPC defends at once, a player "
+        "gets buttons",
         defence="GMs: the defence the NPC target uses (default: its best)",
         **ROLL_DESCRIPTIONS,
     )
