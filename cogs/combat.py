@@ -301,6 +301,14 @@ class Combat(commands.Cog):
                     name=inert(member.name),
                 )
             )
+        if member.health.down:  # never silently deeper below 0, nor counted in the summary
+            raise UserError(
+                tr(
+                    "{name} is down already, so the attack is not rolled. To hurt them further "
+                    "anyway, a GM uses `/health damage`.",
+                    name=inert(member.name),
+                )
+            )
         sheet = await store.get_character_by_id(
             roller.guild_id, roller.campaign.id, member.character_id
         )

@@ -96,6 +96,13 @@ def _turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
         tr("{effect} on {name} has ended.", effect=inert(effect), name=inert(name))
         for name, effect in change.ended_effects
     ]
+    if change.skipped:
+        lines.append(
+            tr(
+                "Skipped, being down: {names}.",
+                names=", ".join(f"**{inert(name)}**" for name in change.skipped),
+            )
+        )
     return "\n".join(lines), mentions
 
 

@@ -35,6 +35,8 @@ log = logging.getLogger("wire.fights")
 T = TypeVar("T")
 NEXT_ID = re.compile(r"wire:fight:(?P<fight>[0-9]+):(?P<step>[0-9]+):next")
 POOL_NAMES = {Pool.HP: N_("HP"), Pool.THP: N_("THP"), Pool.WP: N_("WP")}
+SKIPPED = N_("its turns are skipped")
+"""On a downed combatant's line: the turn order passes over it (Fight.next_turn)."""
 
 
 def pool_name(pool: Pool) -> str:
@@ -96,9 +98,10 @@ def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) ->
             f" · {inert(e.name)}" + (f" ({e.rounds_left})" if e.rounds_left is not None else "")
             for e in combatant.effects
         )
+        skipped = f" · {tr(SKIPPED)}" if combatant.health.down and not fight.ended else ""
         lines.append(
             f"{marker} `{combatant.initiative.total(fight.round):>3}` **{inert(combatant.name)}**"
-            f" · {health_text(combatant, numbers=numbers)}{effects}"
+            f" · {health_text(combatant, numbers=numbers)}{effects}{skipped}"
         )
     embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if not fight.ended:
