@@ -40,9 +40,7 @@ async def test_an_attack_on_a_downed_goblin_is_refused_and_changes_nothing(world
     await fight_table(world)
     await down_goblin_1(world)
     world.dice.push(15)
-    refused = await world.bob.slash(
-        world.channel, "attack", weapon="Long sword", target="Goblin 1"
-    )
+    refused = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     assert refused.response.ephemeral
     assert refused.response.content == (
         "Goblin 1 is down already, so the attack is not rolled. To hurt them further anyway, "
