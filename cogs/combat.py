@@ -75,6 +75,7 @@ from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
+from wire.odds import DamageRole
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -579,6 +580,7 @@ class Combat(commands.Cog):
                 # A combatant keeps the name it fights under; a sheet shows its name of now.
                 opponent=payload.target if payload.blow else defender.name,
                 secret=payload.attacker_secret,
+                side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
             )
             if health is not None:
                 # A player character's health is the table's to see: shown as numbers.
