@@ -42,6 +42,10 @@ TABLES = (
     "combatants",
     "combatant_effects",
     "health_log",
+    "skill_categories",
+    "advancement_settings",
+    "cp_ledger",
+    "cp_requests",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""
