@@ -55,6 +55,7 @@ EXTENSIONS = (
     "cogs.fights",
     "cogs.crafting",
     "cogs.characters",
+    "cogs.advancement",
     "cogs.campaigns",
     "cogs.history",
     "cogs.help",

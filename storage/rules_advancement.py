@@ -249,6 +249,13 @@ class RuleAdvancement:
                 done.append((sheet, await self._totals(tx, campaign_id, access.id)))
         return done
 
+    async def active_character_ids(self, guild_id: int, campaign_id: int) -> list[int]:
+        """The campaign's player characters that someone has active."""
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch("cp_active_characters", {"campaign_id": campaign_id})
+            return [row[0] for row in rows]
+
     async def cp_ledger(
         self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
     ) -> Ledger:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from wire.errors import RulesError
-from wire.i18n import N_, tr
+from wire.i18n import N_, catalogued, lookup, tr
 from wire.limits import SKILL
 
 
@@ -67,10 +67,13 @@ ATTRIBUTE_PRICE_MAX = 1000
 
 
 def category_of(text: str) -> Category:
-    """A category from its English or translated name ("combat", "Kampf"), any case."""
+    """A category from its name in English or any catalogued language ("combat", "Kampf"),
+    any case: a German GM's list reads the same in an English channel."""
     wanted = text.strip().casefold()
     for category in Category:
-        if wanted in (category.value, category.label.casefold()):
+        names = {category.value, category.label.casefold()}
+        names |= {(lookup(lang, None, _LABELS[category]) or "").casefold() for lang in catalogued()}
+        if wanted in names:
             return category
     raise RulesError(
         tr(

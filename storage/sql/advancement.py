@@ -66,6 +66,9 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
     "cp_decide_request": "UPDATE cp_requests SET state = :state, decided_by = :user_id "
     "WHERE id = :request_id AND state = 'waiting'",
+    "cp_active_characters": "SELECT a.character_id FROM active_characters AS a "
+    "JOIN characters AS ch ON ch.id = a.character_id "
+    "WHERE a.campaign_id = :campaign_id AND ch.is_npc = 0 ORDER BY a.character_id",
     "cp_set_stat_value": "UPDATE character_stats SET value = :value "
     "WHERE character_id = :character_id AND kind = :kind AND name_key = :name_key",
 }
