@@ -19,7 +19,12 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
-from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import (
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name, NameList
@@ -78,9 +83,8 @@ async def add_worth_field(bot: WireBot, roller: Roller, character: Character, em
     ledger = await bot.store.cp_ledger(
         roller.guild_id, roller.campaign.id, roller.user_id, character.id
     )
-    embed.add_field(
-        name=tr("Character points"), value=worth_text(advancement, character, ledger.totals)
-    )
+    value = worth_text(advancement, character, ledger.totals)
+    embed.add_field(name=tr("Character points"), value=clip(value, EMBED_FIELD_VALUE_MAX))
 
 
 def entry_line(entry: LedgerEntry, undone: bool) -> str:

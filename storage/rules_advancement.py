@@ -39,7 +39,6 @@ from storage.validation import (
     text_problem,
 )
 from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
-from wire.errors import RulesError
 from wire.i18n import N_
 
 KEEP: Any = object()
@@ -385,10 +384,7 @@ class RuleAdvancement:
                     "{stat} has no category, so it has no price. A GM sets it with /cp categories.",
                     stat=name,
                 )
-            try:
-                cost = step_cost(category, start, after)
-            except RulesError as exc:
-                raise InvalidValue("{problem}", problem=str(exc)) from None
+            cost = step_cost(category, start, after)  # in range and rising: checked above
         else:
             price = advancement.attribute_price.cost(start, after)
             if price is None:

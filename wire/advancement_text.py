@@ -10,6 +10,9 @@ from typing import Any
 from wire.advancement import Category, SkillLine, Worth
 from wire.i18n import tr
 
+UNPRICED_NAMED = 8
+"""Unpriced skills a summary names; the itemised lines name every one."""
+
 
 def step_line(category: Category, start: int, end: int, cost: int) -> str:
     """The price of a step: "Combat skill 3 -> 5: 45 CP" in the language in use."""
@@ -60,7 +63,10 @@ def summary_line(worth: Worth) -> str:
             attributes=worth.attributes,
         )
     if worth.unpriced:
-        text += " " + tr("(unpriced: {names})", names=", ".join(worth.unpriced))
+        names = ", ".join(worth.unpriced[:UNPRICED_NAMED])
+        if len(worth.unpriced) > UNPRICED_NAMED:
+            names += " " + tr("and {n} more", n=len(worth.unpriced) - UNPRICED_NAMED)
+        text += " " + tr("(unpriced: {names})", names=names)
     return text
 
 
