@@ -1297,7 +1297,9 @@ class RuleStore(RuleAdvancement, RuleFights, Store):
 
     # ---- import / export / user data ----------------------------------------------------
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
-        return character_document(await self.get_character(guild_id, campaign_id, name))
+        character = await self.get_character(guild_id, campaign_id, name)
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return character_document(character, None, advancement, ledger)
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
         async with self._read() as tx:
@@ -1306,7 +1308,8 @@ class RuleStore(RuleAdvancement, RuleFights, Store):
                 "characters_of_campaign", {"guild_id": guild_id, "campaign_id": campaign_id}
             )
             characters = [character_from_row(row) for row in rows]
-        return campaign_document(campaign, characters)
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return campaign_document(campaign, characters, None, advancement, ledger)
 
     async def import_data(
         self,
@@ -1383,6 +1386,8 @@ class RuleStore(RuleAdvancement, RuleFights, Store):
             stored = [written[sheet.name.casefold()] for sheet in sheets]
             if plan.kind == "character" and sheets and not sheets[0].is_npc:
                 await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
+            if plan.advancement is not None:
+                await self._import_advancement(tx, campaign, actor_id, plan, written)
             if plan.kind == "campaign" and plan.npc_take10 is not None:
                 await tx.execute(
                     "campaign_set_npc_take10",

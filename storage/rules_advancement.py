@@ -183,7 +183,10 @@ class RuleAdvancement:
             "undoes": None,
             **values,
         }
-        [entry] = await tx.fetch("cp_insert_entry", row)
+        statement = "cp_import_entry" if row.get("created_at") else "cp_insert_entry"
+        if not row.get("created_at"):
+            row.pop("created_at", None)
+        [entry] = await tx.fetch(statement, row)
         return _entry(entry)
 
     async def award_cp(
@@ -334,6 +337,98 @@ class RuleAdvancement:
             )
             sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
             return last, sheet, await self._totals(tx, campaign_id, access.id)
+
+    # ---- export and import -----------------------------------------------------------------
+    async def advancement_for_export(
+        self, guild_id: int, campaign_id: int
+    ) -> tuple[Advancement, list[LedgerEntry]]:
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            advancement = await self._advancement(tx, campaign_id)
+            rows = await tx.fetch("cp_campaign_entries", {"campaign_id": campaign_id})
+            return advancement, [_entry(r) for r in rows]
+
+    async def _import_advancement(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        plan: Any,
+        written: Mapping[str, Sequence[int]],
+    ) -> None:
+        """An import's CP part, in the import's transaction: a campaign file's prices (a GM's
+        import), the categories of skills the campaign has none for, and the ledger (GMs only;
+        onto characters without entries here, so nothing is counted twice)."""
+        advancement = plan.advancement
+        is_gm = campaign.is_gm(actor_id)
+        where = {"campaign_id": campaign.id}
+        if advancement.ledger and not is_gm:
+            raise campaign.gm_only(N_("import a CP ledger"))
+        if is_gm and advancement.categories:
+            now = await self._advancement(tx, campaign.id)
+            for name, category in advancement.categories.items():
+                if plan.kind == "campaign" or now.category(name) is None:
+                    await tx.execute(
+                        "cp_set_category",
+                        {
+                            **where,
+                            "name_key": name.casefold(),
+                            "name": name,
+                            "category": category.value,
+                        },
+                    )
+        if plan.kind == "campaign" and (
+            advancement.has_attribute_price
+            or advancement.has_starting_cp
+            or advancement.approval is not None
+        ):
+            now = await self._advancement(tx, campaign.id)
+            await tx.execute(
+                "cp_set_settings",
+                {
+                    **where,
+                    "attribute_price": advancement.attribute_price
+                    if advancement.has_attribute_price
+                    else now.attribute_price.per_point,
+                    "starting_cp": advancement.starting_cp
+                    if advancement.has_starting_cp
+                    else now.starting_cp,
+                    "approval": int(
+                        now.approval if advancement.approval is None else advancement.approval
+                    ),
+                },
+            )
+        if not advancement.ledger:
+            return
+        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
+        for key in {entry.character.casefold() for entry in advancement.ledger}:
+            rows = await tx.fetch("cp_entries", {**where, "character_id": ids[key], "limit": 1})
+            if rows:
+                raise Conflict(
+                    "{name} already has CP entries in this campaign, so the file's ledger "
+                    "would count twice. Import it under another name, or without its ledger.",
+                    name=next(
+                        e.character for e in advancement.ledger if e.character.casefold() == key
+                    ),
+                )
+        new_ids: list[int] = []
+        for entry in advancement.ledger:
+            row = await self._add_entry(
+                tx,
+                **where,
+                character_id=ids[entry.character.casefold()],
+                user_id=int(actor_id),
+                kind=entry.kind,
+                amount=entry.amount,
+                reason=entry.reason,
+                stat_kind=entry.stat_kind,
+                stat_name=entry.stat_name,
+                level_before=entry.level_before,
+                level_after=entry.level_after,
+                undoes=new_ids[entry.undoes] if entry.undoes is not None else None,
+                created_at=entry.created_at,
+            )
+            new_ids.append(row.id)
 
     # ---- spending --------------------------------------------------------------------------
     async def _quote(

@@ -55,6 +55,11 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "amount, reason, stat_kind, stat_name, level_before, level_after, undoes) "
     "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
     f":stat_name, :level_before, :level_after, :undoes) RETURNING {LEDGER_COLUMNS}",
+    "cp_import_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
+    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes, created_at) "
+    "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
+    ":stat_name, :level_before, :level_after, :undoes, :created_at) "
+    f"RETURNING {LEDGER_COLUMNS}",
     "cp_campaign_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id ORDER BY id",
     "cp_insert_request": "INSERT INTO cp_requests (campaign_id, character_id, user_id, "

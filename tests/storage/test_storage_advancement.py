@@ -163,3 +163,53 @@ async def test_an_npc_has_no_ledger_for_players(store, table, make_character) ->
     await store.award_cp(GUILD, campaign.id, GM, [goblin.id], 10, "a GM gives it one")
     done = await store.improve(GUILD, campaign.id, GM, goblin.id, "Parry")
     assert done.character.skills["Parry"] == 2
+
+
+async def test_export_and_import_keep_prices_and_ledger(store, table, make_campaign) -> None:
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, attribute_price=7, starting_cp=90)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 60, "Session 1")
+    await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")  # 3 -> 4: 20
+    await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Elvish")  # 0 -> 1: 2
+    await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    document = await store.export_campaign(GUILD, campaign.id)
+    assert document["version"] == 2
+    assert document["campaign"]["skill_categories"]["Parry"] == "combat"
+    assert [e["kind"] for e in document["ledger"]] == ["award", "spend", "spend", "undo"]
+    assert document["ledger"][3]["undoes"] == 2
+
+    other = await make_campaign("Elsewhere")
+    with pytest.raises(PermissionDenied):
+        await store.import_data(GUILD, other.id, PLAYER, document)
+    await store.import_data(GUILD, other.id, GM, document)
+    settings = await store.get_advancement(GUILD, other.id)
+    assert (settings.attribute_price.per_point, settings.starting_cp) == (7, 90)
+    assert settings.category("Elvish") is Category.LANGUAGE
+    ledger = await store.cp_ledger(GUILD, other.id, GM, "Ash")
+    assert (ledger.totals.earned, ledger.totals.spent) == (60, 20)
+    assert [e.kind for e in ledger.entries] == ["undo", "spend", "spend", "award"]
+    assert ledger.entries[0].undoes == ledger.entries[1].id
+    assert ledger.entries[3].created_at == document["ledger"][0]["at"]
+    with pytest.raises(Conflict, match="would count twice"):
+        await store.import_data(GUILD, other.id, GM, document, replace=True)
+    # A player's own sheet: its categories and ledger travel; the ledger needs a GM here.
+    mine = await store.export_character(GUILD, campaign.id, "Ash")
+    assert mine["campaign"] == {"skill_categories": {"Parry": "combat", "Elvish": "language"}}
+    assert len(mine["ledger"]) == 4
+
+
+async def test_a_version_1_file_still_imports(store, table) -> None:
+    campaign, _ash = table
+    old = {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "character",
+        "character": {"name": "Old", "skills": {"Parry": 2}},
+    }
+    [sheet] = await store.import_data(GUILD, campaign.id, PLAYER, old)
+    assert sheet.skills == {"Parry": 2}
+    with_ledger = {**old, "ledger": []}
+    from storage.errors import ImportRejected
+
+    with pytest.raises(ImportRejected, match="ledger: unknown field"):
+        await store.import_data(GUILD, campaign.id, PLAYER, with_ledger)
