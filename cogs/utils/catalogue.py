@@ -62,6 +62,8 @@ def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | Non
 def _walk(node: object) -> Iterator[tuple[str | None, str]]:
     """(context, text) of each name and description of a command or group and below."""
     yield NAME, node.name  # type: ignore[attr-defined]
+    if isinstance(node, app_commands.ContextMenu):
+        return  # a context menu has a name only
     yield None, node.description  # type: ignore[attr-defined]
     if isinstance(node, app_commands.Group):
         for child in node.commands:

@@ -284,6 +284,9 @@ async def deliver(
     `logged`: the caller already logged it in the same transaction as another change.
     `ping`: a user the answer mentions (the attacked player): that user only is pinged.
     """
+    portrait = roller.character.portrait if roller.character else None
+    if portrait and not embed.author:
+        embed.set_author(name=clip(roller.name, EMBED_AUTHOR_MAX), icon_url=portrait)
     if not logged:
         roll_id: int | None = await bot.store.log_roll(record)
     else:
