@@ -24,10 +24,10 @@ STORED = N_(
     "sheets, notes and health), which one is active in each campaign, your crafting projects, "
     "the rolls and changes of health you made (the log behind /history), the fights you are "
     "in, the campaigns you are a GM of, and a record of each in-character post you made "
-    "(`/say`, `/me`: the message, its channel, the character and you, so that \"Who wrote "
-    "this\" can answer; not the words). It keeps them "
+    '(`/say`, `/me`: the message, its channel, the character and you, so that "Who wrote '
+    'this" can answer; not the words). It keeps them '
     "until you delete them: `/character delete` one at a time, or `/privacy forget-me` all "
-    "at once (your posts stay in Discord; delete them with \"Delete post\" first). It keeps no "
+    'at once (your posts stay in Discord; delete them with "Delete post" first). It keeps no '
     "other messages, no member lists and nothing from servers you do not use it "
     "in. NPCs belong to their campaign and stay when their GM leaves."
 )

@@ -93,7 +93,7 @@ async def test_a_scene_of_three_speakers_in_order_and_without_pings(world):
     await _scene(w)
     before = max(m.id for m in w.channel.history())  # the sheets /character create posted
     lines = [
-        (w.bob, {"text": "Hold the gate! @everyone <@%d>" % w.carol.id}),
+        (w.bob, {"text": f"Hold the gate! @everyone <@{w.carol.id}>"}),
         (w.carol, {"text": "**Never**", "emote": False}),
         (w.alice, {"text": "snarls", "as": "Goblin", "emote": True}),
         (w.alice, {"text": "We meet again.", "as": "Discordia"}),
@@ -104,7 +104,7 @@ async def test_a_scene_of_three_speakers_in_order_and_without_pings(world):
     await w.bob.slash(w.channel, "me", text="draws his sword")
     posts = _posts(w)
     assert [(p.author.name, p.content) for p in posts] == [
-        ("Jaime", "Hold the gate! @everyone <@%d>" % w.carol.id),
+        ("Jaime", f"Hold the gate! @everyone <@{w.carol.id}>"),
         ("Ser Carol", "**Never**"),
         ("Goblin", "*Goblin snarls*"),
         ("Discоrdia", "We meet again."),  # a Cyrillic о: Discord refuses "discord"
@@ -210,7 +210,7 @@ async def test_without_manage_webhooks_the_words_come_as_an_embed_and_the_gm_is_
     assert "Manage Webhooks" in r.response.content
     r = await w.alice.slash(other, "say", text="Again.", **{"as": "Goblin"})
     assert "Manage Webhooks" not in r.response.content
-    post = [m for m in quiet.history() if m.embeds][0]
+    post = next(m for m in quiet.history() if m.embeds)
     r = await w.carol.context_menu(quiet, "Who wrote this", post)
     assert f"<@{w.bob.id}>" in r.response.content
 
