@@ -243,3 +243,38 @@ async def test_an_emote_past_2000_characters_is_refused(world, text):
     r = await w.bob.slash(w.channel, "me", text=text)
     assert r.response.ephemeral and "over Discord's 2,000" in r.response.content
     assert _posts(w) == []
+
+
+async def test_the_tracker_shows_the_current_combatants_portrait(world):
+    from tests.commands.test_fights import fight_table, tracker
+
+    w = world
+    await fight_table(w)  # Ser Carol (18), Jaime (15), three goblin copies (12)
+    await w.bob.slash(w.channel, "character portrait", url=JAIME)
+    await w.alice.slash(w.channel, "character portrait", url=GOBLIN, name="Goblin")
+    await w.alice.slash(w.channel, "fight next")  # Ser Carol: no portrait
+    assert tracker(w).embeds[0].thumbnail.url is None
+    await w.carol.slash(w.channel, "fight next")  # Jaime's turn
+    await w.env.advance_time(1)
+    assert tracker(w).embeds[0].thumbnail.url == JAIME
+    await w.bob.slash(w.channel, "fight next")  # Goblin 1: the NPC sheet's portrait
+    await w.env.advance_time(1)
+    assert tracker(w).embeds[0].thumbnail.url == GOBLIN
+
+
+async def test_in_character_in_german(world, client_languages):
+    w = world
+    await _scene(w)
+    client_languages.set(w.bob, "de")
+    r = await w.bob.slash(w.channel, "character portrait", url="http://example.com/a.png")
+    assert r.response.content.startswith("Der Porträt-Link ist kein https-Link.")
+    r = await w.bob.slash(w.channel, "say", text="Haltet das Tor!")
+    assert r.response.content == "Als **Jaime** gesagt."
+    [post] = _posts(w)
+    r = await w.bob.context_menu(w.channel, "Who wrote this", post)
+    assert r.response.content.startswith("**Jaime** (")
+    assert f"wird von <@{w.bob.id}> gespielt" in r.response.content
+    r = await w.bob.context_menu(w.channel, "Delete post", post)
+    assert r.response.content == "Gelöscht."
+    r = await w.bob.slash(w.channel, "say", text="Hallo", **{"as": "Ser Carol"})
+    assert "Charakter einer anderen Person" in r.response.content
