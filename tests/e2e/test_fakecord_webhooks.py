@@ -16,31 +16,17 @@ import pytest
 from .standin import (
     DEFAULT_CHANNEL_ID,
     DEFAULT_GM_CHANNEL_ID,
-    DEFAULT_GUILD_ID,
     DEFAULT_TOKEN,
-    ChannelSpec,
     Fakecord,
-    GuildSpec,
 )
+from .test_incharacter import SCENE_GUILDS, THREAD
 
-THREAD = DEFAULT_CHANNEL_ID + 10
-GUILDS = [
-    GuildSpec(
-        id=DEFAULT_GUILD_ID,
-        name="G",
-        channels=[
-            ChannelSpec(DEFAULT_CHANNEL_ID, "general"),
-            ChannelSpec(DEFAULT_GM_CHANNEL_ID, "gm"),
-            ChannelSpec(THREAD, "t", type=11, parent_id=DEFAULT_CHANNEL_ID),
-        ],
-    )
-]
 AUTH = {"Authorization": f"Bot {DEFAULT_TOKEN}"}
 
 
 @pytest.fixture
 async def api() -> AsyncIterator[tuple[Fakecord, aiohttp.ClientSession]]:
-    async with Fakecord(guilds=GUILDS) as standin, aiohttp.ClientSession() as session:
+    async with Fakecord(guilds=SCENE_GUILDS) as standin, aiohttp.ClientSession() as session:
         yield standin, session
 
 
@@ -52,15 +38,15 @@ async def call(
         return resp.status, body
 
 
-async def make(standin: Fakecord, session: aiohttp.ClientSession, name: str = "WIRE") -> dict:
-    status, hook = await call(
-        session,
-        standin,
-        "POST",
-        f"/channels/{DEFAULT_CHANNEL_ID}/webhooks",
-        json={"name": name},
-        headers=AUTH,
-    )
+async def create(
+    standin: Fakecord, session: aiohttp.ClientSession, name: str, channel: int = DEFAULT_CHANNEL_ID
+) -> tuple[int, Any]:
+    path = f"/channels/{channel}/webhooks"
+    return await call(session, standin, "POST", path, json={"name": name}, headers=AUTH)
+
+
+async def make(standin: Fakecord, session: aiohttp.ClientSession) -> dict:
+    status, hook = await create(standin, session, "WIRE")
     assert status == 200, hook
     return hook
 
@@ -71,14 +57,7 @@ async def test_create_and_list_need_manage_webhooks_and_a_name_discord_takes(api
         ("Discord bot", "USERNAME_INVALID_CONTAINS"),
         ("x" * 81, "BASE_TYPE_BAD_LENGTH"),
     ):
-        status, body = await call(
-            session,
-            standin,
-            "POST",
-            f"/channels/{DEFAULT_CHANNEL_ID}/webhooks",
-            json={"name": name},
-            headers=AUTH,
-        )
+        status, body = await create(standin, session, name)
         assert (status, body["code"]) == (400, 50035)
         assert body["errors"]["name"]["_errors"][0]["code"] == code
     hook = await make(standin, session)
