@@ -59,8 +59,9 @@ class Privacy(commands.GroupCog, group_name="privacy"):
         await interaction.response.send_message(
             tr(
                 "Delete **everything** the bot keeps about you in **every** server: your "
-                "characters, your roll history, your crafting projects, your active choices and GM "
-                "roles? This cannot be undone; export characters you want to keep first "
+                "characters, your roll history, your crafting projects, your active choices, GM "
+                "roles and the records of your in-character posts? This cannot be undone; export "
+                "characters you want to keep first "
                 "(`/character export`)."
             ),
             view=Confirm(
