@@ -194,6 +194,10 @@ class InCharacter(commands.Cog):
                 return await self.voices.post(where, speech), ""
             except VoiceUnavailable:
                 pass
+            except discord.Forbidden as error:  # a locked thread, say
+                raise UserError(
+                    tr("Discord refused the post here (a locked thread?). Nothing was posted.")
+                ) from error
         try:
             posted = await self.voices.post_embed(where, speech)
         except discord.Forbidden as error:

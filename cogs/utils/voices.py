@@ -43,7 +43,11 @@ WEBHOOK_USERNAME_MAX = 80
 UNKNOWN_WEBHOOK = 10015
 NO_MENTIONS = discord.AllowedMentions.none()
 WEBHOOK_CHANNELS = (discord.TextChannel, discord.VoiceChannel, discord.StageChannel)
-"""Channels a webhook belongs to (a thread's posts go through its parent's)."""
+"""Channels a post goes to through their own webhook."""
+PARENT_CHANNELS = (*WEBHOOK_CHANNELS, discord.ForumChannel)
+"""Channels a webhook belongs to: a thread's (a forum's post too) go through its parent's."""
+MAXIMUM_WEBHOOKS = 30007
+"""Discord's code for a channel that has its 15 webhooks already."""
 _REFUSED_IN_NAMES = {
     # Discord refuses these substrings in a webhook's name; a look-alike letter keeps the name
     # readable: Cyrillic о (U+043E) for the o of "discord", Cyrillic е (U+0435) for the e of
@@ -147,7 +151,7 @@ class Voices:
 
     def _channel(self, channel_id: int) -> discord.abc.GuildChannel:
         channel = self.bot.get_channel(channel_id)
-        if not isinstance(channel, WEBHOOK_CHANNELS):
+        if not isinstance(channel, PARENT_CHANNELS):
             raise VoiceUnavailable(channel_id)
         return channel
 
@@ -174,6 +178,11 @@ class Voices:
                 )
                 log.info("Made the in-character webhook of channel %s", channel_id)
         except discord.Forbidden as error:
+            raise VoiceUnavailable(channel_id) from error
+        except discord.HTTPException as error:
+            if error.code != MAXIMUM_WEBHOOKS:
+                raise
+            log.info("Channel %s has 15 webhooks: in-character posts come as embeds", channel_id)
             raise VoiceUnavailable(channel_id) from error
         self._hooks[channel_id] = hook
         return hook

@@ -278,3 +278,20 @@ async def test_in_character_in_german(world, client_languages):
     assert r.response.content == "Gelöscht."
     r = await w.bob.slash(w.channel, "say", text="Hallo", **{"as": "Ser Carol"})
     assert "Charakter einer anderen Person" in r.response.content
+
+
+async def test_the_post_menus_are_message_commands_as_discord_registers_them(world):
+    from tests.discord_rules import MESSAGE, command_problems
+
+    payload = await world.bot.command_payload()
+    assert command_problems(payload) == []
+    menus = {c["name"]: c for c in payload if c.get("type") == MESSAGE}
+    assert sorted(menus) == ["Delete post", "Edit post", "Who wrote this"]
+    for menu in menus.values():
+        assert menu.get("description", "") == "" and not menu.get("options")
+        assert menu["name_localizations"]["de"] in {
+            "Beitrag löschen",
+            "Beitrag bearbeiten",
+            "Wer schrieb das",
+        }
+        assert menu["dm_permission"] is False  # servers only

@@ -252,5 +252,22 @@ async def test_a_scene_in_character(standin: Fakecord, launch_bot: LaunchBot, tm
     cb = await scene.menu("Who wrote this", shown.message_id, by=BRAM)
     assert f"<@{ARIA}>" in cb.content
 
+    # ---- a channel with Discord's 15 webhooks already (someone else's): the embed form too
+    for n in range(15):
+        standin.webhooks[n + 1] = {
+            "id": str(n + 1),
+            "type": 1,
+            "channel_id": str(DEFAULT_GM_CHANNEL_ID),
+            "user": standin.user_payload(GM),
+            "name": f"other {n}",
+            "token": f"t{n}",
+        }
+    assert await scene.say("Crowded.", by=ARIA, channel=DEFAULT_GM_CHANNEL_ID) == (
+        "Said as **Aria**."
+    )
+    [crowded] = [e for e in standin.channel_messages if e.channel_id == DEFAULT_GM_CHANNEL_ID]
+    assert crowded.embeds[0]["description"] == "Crowded."
+    assert scene.requests("webhook_create")[-1].status == 400
+
     await stop_wire(bot)
     assert_healthy(standin, bot)
