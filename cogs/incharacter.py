@@ -23,7 +23,14 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import CONTENT_MAX, clip
 from cogs.utils.errors import UserError
 from cogs.utils.options import FreeText, Name
-from cogs.utils.rolling import Roller, actor_of, gm_recipients, load_roller, npc_sheet
+from cogs.utils.rolling import (
+    NO_ACTIVE,
+    Roller,
+    actor_of,
+    gm_recipients,
+    load_roller,
+    npc_sheet,
+)
 from cogs.utils.sheet_edit import MODAL_TITLE_MAX, TEXT_ID, form_values
 from cogs.utils.text import inert
 from cogs.utils.voices import (
@@ -163,9 +170,13 @@ class InCharacter(commands.Cog):
         """The sheet the words are said as, and the name they are said under: the active
         character, another of the user's own, or (GMs) any NPC, a fight's copy ("Goblin 2")
         included."""
-        if not as_:
-            return roller.sheet(), roller.sheet().name
         campaign, user = roller.campaign, roller.user_id
+        if not as_:
+            if roller.character is None and campaign.is_gm(user):
+                raise UserError(
+                    tr(NO_ACTIVE) + " " + tr("As a GM, add as:<name> to speak as an NPC.")
+                )
+            return roller.sheet(), roller.sheet().name
         if campaign.is_gm(user):
             sheet, name = await npc_sheet(
                 self.bot, roller.guild_id, campaign, roller.channel_id, as_

@@ -126,6 +126,8 @@ async def test_players_speak_only_as_their_own_and_gms_as_npcs(world):
     assert r.response.ephemeral and "another player's character" in r.response.content
     r = await w.bob.slash(w.channel, "say", text="Hi", **{"as": "Goblin"})
     assert r.response.ephemeral and "GM" in r.response.content
+    r = await w.alice.slash(w.channel, "say", text="Hi")  # the GM has no character of her own
+    assert r.response.ephemeral and "add as:<name> to speak as an NPC" in r.response.content
     r = await w.bob.slash(w.channel, "say", text="bad\u202etext")
     assert r.response.ephemeral and "U+202E" in r.response.content
     assert _posts(w) == []
