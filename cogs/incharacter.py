@@ -12,6 +12,7 @@ tracker show.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,7 @@ from wire.i18n import N_, tr
 if TYPE_CHECKING:
     from bot import WireBot
 
+log = logging.getLogger("wire.incharacter")
 Words = app_commands.Transform[str, FreeText(CONTENT_MAX)]
 """What a character says: one line, up to Discord's 2,000 characters of a message."""
 Link = app_commands.Transform[str, FreeText(PORTRAIT_MAX)]
@@ -205,7 +207,12 @@ class InCharacter(commands.Cog):
                 return await self.voices.post(where, speech), ""
             except VoiceUnavailable:
                 pass
-            except discord.Forbidden as error:  # a locked thread, say
+            except discord.HTTPException as error:
+                # 403 a locked thread, 404 a thread deleted meanwhile, 400 a thread archived
+                # for good: the user's to know, and nothing was posted.
+                if error.status not in (400, 403, 404):
+                    raise
+                log.warning("Discord refused an in-character post (%s): %s", error.status, error)
                 raise UserError(
                     tr("Discord refused the post here (a locked thread?). Nothing was posted.")
                 ) from error

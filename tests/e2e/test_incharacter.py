@@ -194,6 +194,11 @@ async def test_a_scene_in_character(standin: Fakecord, launch_bot: LaunchBot, tm
     assert await scene.say("after the wait", by=ARIA) == "Said as **Aria**."
     assert scene.requests("webhook_execute")[-2].status == 429
     assert [p.content for p in scene.posts()].count("after the wait") == 1
+    # Discord refusing the post (a locked thread: 403) is answered; nothing is recorded.
+    standin.inject_fault(403, kinds=("webhook_execute",))
+    cb = await scene.command("say", {"text": "refused"}, by=ARIA)
+    assert (await scene.answer(cb)).startswith("Discord refused the post here")
+    assert "refused" not in [p.content for p in scene.posts()]
 
     # ---- who wrote this, an edit, a delete
     first = scene.posts()[0]
