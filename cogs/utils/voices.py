@@ -46,6 +46,9 @@ WEBHOOK_CHANNELS = (discord.TextChannel, discord.VoiceChannel, discord.StageChan
 """Channels a post goes to through their own webhook."""
 PARENT_CHANNELS = (*WEBHOOK_CHANNELS, discord.ForumChannel)
 """Channels a webhook belongs to: a thread's (a forum's post too) go through its parent's."""
+RATE_LIMIT_ROUNDS = 3
+"""Times a post waits out a 429 after discord.py's five tries gave up, before it fails."""
+RETRY_AFTER_MAX = 10.0
 MAXIMUM_WEBHOOKS = 30007
 """Discord's code for a channel that has its 15 webhooks already."""
 _REFUSED_IN_NAMES = {
@@ -204,6 +207,19 @@ class Voices:
 
     @staticmethod
     async def _send(hook: discord.Webhook, where: Where, speech: Speech) -> discord.Message:
+        """One execute; a 429 that outlasted discord.py's own retries is waited out again
+        (a few times, bounded), so a busy channel's post is late, not lost."""
+        for _ in range(RATE_LIMIT_ROUNDS):
+            try:
+                return await Voices._execute(hook, where, speech)
+            except discord.HTTPException as error:
+                if error.status != 429:
+                    raise
+                await asyncio.sleep(_retry_after(error))
+        return await Voices._execute(hook, where, speech)
+
+    @staticmethod
+    async def _execute(hook: discord.Webhook, where: Where, speech: Speech) -> discord.Message:
         return await hook.send(
             speech.content(),
             username=webhook_username(speech.name),
@@ -275,6 +291,15 @@ class Voices:
         if hook.id != webhook_id:
             raise PostGone(webhook_id)
         return hook
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """The seconds a 429 asks to wait (its Retry-After header), within reason."""
+    try:
+        seconds = float(error.response.headers.get("Retry-After", 1.0))
+    except (AttributeError, ValueError):
+        seconds = 1.0
+    return min(max(seconds, 0.1), RETRY_AFTER_MAX)
 
 
 def _thread(where: Where) -> discord.abc.Snowflake:

@@ -299,7 +299,7 @@ class WebhookApi:
         reset = self.webhook_window - (now - calls[0])
         return None, {
             "X-RateLimit-Limit": str(self.webhook_rate),
-            "X-RateLimit-Remaining": str(self.webhook_rate - len(calls)),
+            "X-RateLimit-Remaining": str(max(0, self.webhook_rate - len(calls))),
             "X-RateLimit-Reset-After": f"{reset:.3f}",
             "X-RateLimit-Bucket": f"webhook-{hook['id']}",
         }
