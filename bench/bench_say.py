@@ -180,8 +180,9 @@ async def run(args: argparse.Namespace) -> int:
                 rows["/say"].append(await says(standin, args.count, args.in_flight, bot, f"r{n}"))
             print(f"{args.count} interactions a run, {args.in_flight} in flight, A B A B:")
             print(f"{'':8} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'bot CPU ms':>11} missing")
-            for name, runs in rows.items():
-                for row in runs:
+            for n in range(args.rounds):  # in the order they ran
+                for name in rows:
+                    row = rows[name][n]
                     print(
                         f"{name:8} {row['rate']:8.0f} {row['p50']:8.1f} {row['p99']:8.1f} "
                         f"{row['bot_cpu']:11.2f} {row['missing']:>7}"
