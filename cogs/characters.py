@@ -196,7 +196,7 @@ def checked_name(name: str, known: list[str], kind: str, new: bool) -> str:
 
 def known_attribute_names(campaign: Campaign, character: Character) -> list[str]:
     """What a new attribute's name is checked against: the sheet's, then the campaign's list."""
-    return [*character.attributes, *campaign.attributes()]
+    return [*character.attributes, *campaign.known_attributes()]
 
 
 def stat_changes(before: Character, after: Character) -> str:
@@ -290,7 +290,7 @@ class Characters(commands.GroupCog, group_name="character"):
         if sheet:
             try:
                 stats = read_sheet(
-                    sheet, known_attributes=roller.campaign.attributes(), new_names=new
+                    sheet, known_attributes=roller.campaign.known_attributes(), new_names=new
                 )
             except SheetTextError as error:
                 override = f"`{trc('name', 'new')}:true`"
@@ -785,7 +785,7 @@ class Characters(commands.GroupCog, group_name="character"):
                 # is the new spelling, not a typo.
                 known_attributes=[
                     *kept(before.attributes, written.attributes),
-                    *campaign.attributes(),
+                    *campaign.known_attributes(),
                 ],
                 known_skills=kept(before.skills, written.skills),
                 new_names=new,
