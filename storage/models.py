@@ -208,6 +208,27 @@ def _lookup(table: dict[str, int], name: str) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportClash:
+    """A sheet of an import whose name the campaign has already: the sheet there."""
+
+    name: str
+    character_id: int
+    owner_id: int
+    is_npc: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """What an import did: the sheets written, and the clashes it left out or replaced."""
+
+    imported: list[Character]
+    left_out: list[ImportClash]
+    """Sheets already in the campaign that the import left as they were."""
+    replaced: list[ImportClash]
+    """Sheets already in the campaign that the import overwrote (they keep id and owner)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CraftProject:
     id: int
     campaign_id: int
