@@ -867,7 +867,7 @@ class Characters(commands.GroupCog, group_name="character"):
                     tr(
                         "{gm} replaced these sheets with an import: {sheets}. "
                         "`/character show` shows them as they are now.",
-                        gm=f"<@{roller.user_id}>",
+                        gm=f"<@{int(roller.user_id)}>",
                         sheets=owned_names(theirs),
                     ),
                     CONTENT_MAX,

@@ -35,7 +35,7 @@ from cogs.utils.rolling import (
     stat_modifiers,
     table_embeds,
 )
-from cogs.utils.sheets import defence_modifiers
+from cogs.utils.sheets import Absent, defence_modifiers
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
@@ -93,7 +93,11 @@ class Rolls(commands.Cog):
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_check(mods, vs, die)
-        title = label or (skill_name and roller.skill(skill_name).label) or tr("Check")
+        named = roller.skill(skill_name) if skill_name else None
+        # A skill the sheet lacks is titled by its name: the note (the GM's, for an NPC) says
+        # it is missing, the title every reader sees does not.
+        title = label or (named and (named.name if isinstance(named, Absent) else named.label))
+        title = title or tr("Check")
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
         embed, whole = table_embeds(
             roller,
@@ -223,7 +227,7 @@ class Rolls(commands.Cog):
     @app_commands.autocomplete(
         attr_name=ac.attribute_names,
         skill_name=ac.skill_names,
-        opponent=ac.any_character,
+        opponent=ac.seen_characters,
         opp_attr_name=ac.opponent_attribute_names,
         opp_skill_name=ac.opponent_skill_names,
         npc=ac.npc_names,

@@ -376,6 +376,13 @@ class Store(ABC):
         """The id of the roll an interaction logged, if any."""
 
     @abstractmethod
+    async def npcs_in_play(
+        self, guild_id: int, campaign_id: int, prefix: str = "", *, limit: int = 25
+    ) -> list[str]:
+        """Names of the campaign's NPCs that rolled in public lately (what the players have
+        seen), matching `prefix` anywhere; for players' target autocomplete."""
+
+    @abstractmethod
     async def recent_rolls(
         self,
         guild_id: int,

@@ -139,6 +139,16 @@ def _clash(row: Sequence[Any]) -> ImportClash:
     return ImportClash(str(row[2]), int(row[1]), int(row[3]), bool(row[4]))
 
 
+def _like(prefix: str) -> str:
+    """A LIKE pattern (escaped with a backslash) for names holding `prefix` anywhere."""
+    pattern = _key(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{pattern}%"
+
+
+NPCS_IN_PLAY_WINDOW = 500
+"""How many of the newest public rolls `npcs_in_play` looks through."""
+
+
 class ImportRows(NamedTuple):
     """An import's rows as JSON texts, one per table, for the import_* statements."""
 
@@ -648,13 +658,12 @@ class RuleStore(RuleFights, Store):
     ) -> list[Character]:
         if limit <= 0:
             return []
-        pattern = _key(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = await self.backend.query(
             "find_characters",
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
-                "pattern": f"%{pattern}%",
+                "pattern": _like(prefix),
                 "owner_id": None if owner_id is None else int(owner_id),
                 "is_npc": None if is_npc is None else int(bool(is_npc)),
                 "limit": min(limit, 1000),
@@ -1201,6 +1210,23 @@ class RuleStore(RuleFights, Store):
         )
         return rows[0][0] if rows else None
 
+    async def npcs_in_play(
+        self, guild_id: int, campaign_id: int, prefix: str = "", *, limit: int = 25
+    ) -> list[str]:
+        if limit <= 0:
+            return []
+        rows = await self.backend.query(
+            "npcs_in_play",
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "pattern": _like(prefix),
+                "window": NPCS_IN_PLAY_WINDOW,
+                "limit": min(limit, 1000),
+            },
+        )
+        return [row[0] for row in rows]
+
     async def recent_rolls(
         self,
         guild_id: int,
@@ -1412,7 +1438,8 @@ class RuleStore(RuleFights, Store):
             if npcs and not is_gm:
                 raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
             [(found,)] = await tx.fetch("import_clashes", keys)
-            clashes = json.loads(found)
+            order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
+            clashes = sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
             if skip:
                 kept = []
                 for row in clashes:

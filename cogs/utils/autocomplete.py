@@ -199,10 +199,39 @@ async def combatant_names(interaction: discord.Interaction, current: str) -> Cho
 
 
 async def combatants_or_characters(interaction: discord.Interaction, current: str) -> Choices:
-    """For /health and attack targets: the fight's combatants first, then the characters."""
+    """For /health and attack targets: the fight's combatants first, then the characters.
+
+    A player is offered only the NPCs already in play: those in this channel's fight and those
+    that rolled in public lately; the GMs' prepared NPCs stay theirs until they show them.
+    """
     fighting = await combatant_names(interaction, current)
     taken = {c.value.casefold() for c in fighting}
     sheets = [
-        c for c in await any_character(interaction, current) if c.value.casefold() not in taken
+        c for c in await seen_characters(interaction, current) if c.value.casefold() not in taken
     ]
     return (fighting + sheets)[:MAX_CHOICES]
+
+
+async def seen_characters(interaction: discord.Interaction, current: str) -> Choices:
+    """Characters to name as a target or an opponent: all of them for a GM; for a player, the
+    player characters and the NPCs that rolled in public lately."""
+    campaign = await campaign_of(interaction)
+    if campaign is None or campaign.is_gm(actor_of(interaction)):
+        return await any_character(interaction, current)
+    sheets = await _characters(interaction, current, is_npc=False, mine=False)
+    return sheets + await _npcs_in_play(interaction, campaign, current)
+
+
+async def _npcs_in_play(
+    interaction: discord.Interaction, campaign: Campaign, current: str
+) -> Choices:
+    if interaction.guild_id is None:
+        return []
+    try:
+        names = await store_of(interaction).npcs_in_play(
+            interaction.guild_id, campaign.id, current, limit=MAX_CHOICES
+        )
+    except StorageError:
+        return []
+    npc = " (" + tr("NPC") + ")"
+    return choices(((f"{name}{npc}", name) for name in names), current)
