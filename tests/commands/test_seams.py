@@ -17,9 +17,7 @@ GERMAN_SHEET = "Stärke 2, Reaktion 3, Konstitution 2; Äxte 4, Blocken 4"
 
 def labels(message) -> list[str]:
     """The button labels of a message (components as Discord's JSON)."""
-    return [
-        child.get("label") for row in message.components for child in row.get("components", [])
-    ]
+    return [child.get("label") for row in message.components for child in row.get("components", [])]
 
 
 async def sheet_of(world, name: str):
