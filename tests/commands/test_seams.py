@@ -229,3 +229,20 @@ async def test_fight_show_private_posts_nothing(world):
     assert len(world.channel.history()) == count and tracker(world).id == before
     player = await world.bob.slash(world.channel, "fight show", private=True)
     assert player.response.ephemeral and "HP 21/21" not in player.response.embeds[0].description
+
+
+async def test_an_older_roll_again_is_refused_once_its_target_is_in_a_fight(world):
+    """A button posted before the fight: pressed once the goblin fights, it would apply its
+    damage there, so it is refused and the goblin keeps its health."""
+    await make_jaime(world)
+    await make_goblin(world)
+    world.dice.push(15)
+    before = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
+    assert "Roll again" in labels(before.response)
+    await world.alice.slash(world.channel, "fight start", name="Ambush")
+    await world.alice.slash(world.channel, "fight add", npc="Goblin", initiative=5)
+    world.dice.push(20)
+    pressed = await world.bob.click(before.response, label="Roll again")
+    assert pressed.response.ephemeral
+    assert "Roll again does not repeat an attack in a fight" in pressed.response.content
+    assert "**Goblin** · unhurt" in tracker(world).embeds[0].description
