@@ -15,7 +15,7 @@ from discord import app_commands
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
-from storage.models import Campaign, Character
+from storage.models import Campaign, Character, find_stat
 from wire.i18n import tr
 
 if TYPE_CHECKING:
@@ -109,9 +109,9 @@ async def attribute_names(interaction: discord.Interaction, current: str) -> Cho
     if named and sheet is None:
         return []
     on_sheet = sheet.attributes if sheet else {}
-    taken = {name.casefold() for name in on_sheet}
     listed = [(f"{k} ({v})", k) for k, v in on_sheet.items()]
-    listed += [(name, name) for name in campaign.attributes() if name.casefold() not in taken]
+    # A campaign name the sheet has in another language ("Stärke" for Strength) is taken too.
+    listed += [(name, name) for name in campaign.attributes() if find_stat(on_sheet, name) is None]
     return choices(listed, current)
 
 

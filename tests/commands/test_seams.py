@@ -246,3 +246,13 @@ async def test_an_older_roll_again_is_refused_once_its_target_is_in_a_fight(worl
     assert pressed.response.ephemeral
     assert "Roll again does not repeat an attack in a fight" in pressed.response.content
     assert "**Goblin** · unhurt" in tracker(world).embeds[0].description
+
+
+async def test_attribute_autocomplete_speaks_the_readers_language(world, client_languages):
+    """WIRE's attributes are offered in the reader's language, and never twice: a German
+    reader of an English sheet sees its Strength, not Stärke besides."""
+    await make_jaime(world)  # Strength 3
+    client_languages.set(world.bob, "de")
+    offered = await world.bob.autocomplete(world.channel, "check", "attr_name", "")
+    assert [c["value"] for c in offered] == ["Strength", "Konstitution", "Reaktion",
+                                             "Entschlossenheit"]  # fmt: skip
