@@ -156,14 +156,21 @@ async def evening(table: Evening, url: str) -> None:
     asked = await table.import_file(url, replace=True)
     assert f"replace other players' sheets: **Jaime** (<@{ARIA}>)" in asked.content
     events = len(standin.message_events)
-    done = await table.press(button(asked.body["components"], "Replace"), asked.message_id)
-    assert done.type == CALLBACK_UPDATE_MESSAGE, done.data
+    # The GM double-clicks Replace: one import, one notice to Aria.
+    answers = await double_press(
+        table, button(asked.body["components"], "Replace"), asked.message_id, GM, GM
+    )
+    [done] = [a for a in answers if a.type == CALLBACK_UPDATE_MESSAGE]
+    [again] = [a for a in answers if a.type == CALLBACK_CHANNEL_MESSAGE]
+    assert again.ephemeral and "answered already" in again.content, again.content
     assert f"Replaced: **Jaime** (<@{ARIA}>), **Goblin**, **Goblin guard**." in done.content
     told = await table.event(
         "channel_message", events, lambda e: "replaced these sheets" in (e.content or "")
     )
     assert told.content.startswith(f"<@{GM}> replaced these sheets with an import: **Jaime**")
     assert [int(u) for u in told.body["allowed_mentions"]["users"]] == [ARIA]
+    notices = [e for e in standin.message_events[events:] if "replaced these" in (e.content or "")]
+    assert len(notices) == 1, notices
 
     # ---- a weapon on a skill the goblin lacks: warned, and shown on its sheet ----------------
     knife = {"weapon": "Knife", "base": 2, "attribute": "Strength", "skill": "Knives"}
