@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime
 from tests.commands.test_fights import fight_table, tracker
@@ -256,3 +257,21 @@ async def test_attribute_autocomplete_speaks_the_readers_language(world, client_
     offered = await world.bob.autocomplete(world.channel, "check", "attr_name", "")
     assert [c["value"] for c in offered] == ["Strength", "Konstitution", "Reaktion",
                                              "Entschlossenheit"]  # fmt: skip
+
+
+async def test_an_edit_that_drops_a_weapons_stat_warns(world, client_languages):
+    """The issue's case: an Edit removes Stärke while the axe is wielded with it."""
+    client_languages.set(world.bob, "de")
+    made = await world.bob.slash(
+        world.channel, "character create", name="Jorun", sheet=GERMAN_SHEET, shield=True
+    )
+    await world.bob.slash(
+        world.channel, "character weapon", weapon="Axt", base=4, attribute="Stärke", skill="Äxte"
+    )
+    shown = await world.bob.click(made.response, label="Bearbeiten")
+    done = await world.bob.submit_modal(
+        shown, {TEXT_ID: "Reaktion 3, Konstitution 2; Äxte 4, Blocken 4"}
+    )
+    said = done.followups[0].content
+    assert said.startswith("Bogen von Jorun gespeichert: ") and "entfernt Stärke" in said, said
+    assert "⚠ Stärke steht nicht auf dem Bogen von Jorun, aber Axt wird damit geführt" in said
