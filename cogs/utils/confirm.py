@@ -79,7 +79,11 @@ class Confirm(discord.ui.View):
         if self.answered:  # a double press: the action runs once
             raise UserError(tr("This question is answered already."))
         self.answered = True
-        content = await self.action()
+        try:
+            content = await self.action()
+        except BaseException:
+            self.answered = False  # nothing was done: the question may be answered again
+            raise
         await interaction.response.edit_message(content=content, view=None)
         # stop() only after answering: until then the custom ids must count as live, or the
         # stale-button handler would answer this very press.
