@@ -275,3 +275,22 @@ async def test_an_edit_that_drops_a_weapons_stat_warns(world, client_languages):
     said = done.followups[0].content
     assert said.startswith("Bogen von Jorun gespeichert: ") and "entfernt Stärke" in said, said
     assert "⚠ Stärke steht nicht auf dem Bogen von Jorun, aber Axt wird damit geführt" in said
+
+
+async def test_a_german_campaign_reads_english_sheets(world):
+    """A campaign fixed to Deutsch (its replies and buttons German): a sheet an English player
+    wrote still defends with its Strength and Parry."""
+    await world.alice.slash(world.channel, "campaign settings", language="de")
+    await make_jaime(world)  # Strength 3, Long swords 5: English names
+    await world.bob.slash(world.channel, "character set", skill="Parry", value=3)
+    await make_goblin(world)
+    attack = await world.alice.slash(
+        world.channel, "attack", str=1, skill=2, base=5, target="Jaime", npc="Goblin", roll=15
+    )
+    world.dice.push(10)
+    parry = next(label for label in labels(attack.response) if label in ("Parry", "Parieren"))
+    settled = await world.bob.click(attack.response, label=parry)
+    side = next(
+        f["value"] for f in settled.response.embeds[0].to_dict()["fields"] if "Jaime" in f["name"]
+    )
+    assert "3 Strength" in side and "3 Parry" in side, side
