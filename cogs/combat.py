@@ -26,10 +26,11 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.again import is_replay
 from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
-from cogs.utils.language import adopt
+from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
@@ -45,12 +46,14 @@ from cogs.utils.options import (
 from cogs.utils.rolling import (
     Roller,
     actor_of,
+    add_missing_note,
     attack_line,
     deliver,
     die_for,
     load_roller,
     npc_secret,
     record_for,
+    table_embeds,
 )
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers
 from cogs.utils.text import inert
@@ -75,6 +78,7 @@ from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
+from wire.odds import DamageRole
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -209,8 +213,8 @@ class Combat(commands.Cog):
         **ATTACK_DESCRIPTIONS,
         vs="The defender's total",
         weapon="Attack with a weapon from your sheet instead of str, skill and base",
-        target="Who you attack: a combatant of this channel's fight or a character; an NPC "
-        "defends at once, a player gets buttons",
+        target="Who you attack: a combatant here or a character; an NPC defends at once, a player "
+        "gets buttons",
         defence="GMs: the defence the NPC target uses (default: its best)",
         **ROLL_DESCRIPTIONS,
     )
@@ -249,6 +253,13 @@ class Combat(commands.Cog):
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
         defender, blow = await self._defender(roller, target, kind)
+        if blow is not None and is_replay(interaction):
+            raise UserError(
+                tr(
+                    "Roll again does not repeat an attack in a fight: its damage would count "
+                    "twice. Attack with /attack when it is your turn."
+                )
+            )
         if defender.is_npc:
             await self._attack_npc(
                 interaction,
@@ -298,6 +309,14 @@ class Combat(commands.Cog):
                 tr(
                     "{name}'s sheet was deleted, so nothing can defend for it. "
                     "Apply damage by hand with /health damage.",
+                    name=inert(member.name),
+                )
+            )
+        if member.health.down:  # never silently deeper below 0, nor counted in the summary
+            raise UserError(
+                tr(
+                    "{name} is down already, so the attack is not rolled. To hurt them further "
+                    "anyway, a GM uses `/health damage`.",
                     name=inert(member.name),
                 )
             )
@@ -363,7 +382,16 @@ class Combat(commands.Cog):
             health = await self._apply(
                 interaction, roller.campaign, roller.user_id, blow, result.damage.amount
             )
-        await self._send_result(interaction, roller, result, weapon, defender, private, health)
+        await self._send_result(
+            interaction,
+            roller,
+            result,
+            weapon,
+            defender,
+            private,
+            health,
+            applied=blow is not None,
+        )
         if blow is not None and health is not None:
             await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
 
@@ -376,21 +404,34 @@ class Combat(commands.Cog):
         defender: Character | None,
         private: bool,
         health: HealthEntry | None = None,
+        applied: bool = False,
     ) -> None:
-        embed = combat_embed(
-            roller.name,
-            result,
-            weapon=weapon,
-            opponent=defender.name if defender else None,
-            secret=npc_secret(roller.campaign, roller.character, hidden=private),
-            opponent_secret=npc_secret(roller.campaign, defender, hidden=private),
-        )
-        if health is not None:
-            gm_eyes = private and roller.campaign.is_gm(roller.user_id)
-            numbers = roller.campaign.show_npc_health or gm_eyes
-            embed.add_field(
-                name=tr("Health"), value=health_line(health, numbers=numbers), inline=False
+        """`applied`: the attack was on a combatant of a fight, its damage counted there, so
+        it gets no Roll again (a second press would be a free attack)."""
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        opponent_secret = npc_secret(roller.campaign, defender, hidden=private)
+        gm = roller.campaign.is_gm(roller.user_id)
+
+        def build(reveal: bool) -> discord.Embed:
+            embed = combat_embed(
+                roller.name,
+                result,
+                weapon=weapon,
+                opponent=defender.name if defender else None,
+                secret=secret and not reveal,
+                opponent_secret=opponent_secret and not reveal,
             )
+            if health is not None:
+                numbers = roller.campaign.show_npc_health or (gm and (private or reveal))
+                embed.add_field(
+                    name=tr("Health"), value=health_line(health, numbers=numbers), inline=False
+                )
+            return embed
+
+        theirs = result.opponent.modifiers if result.opponent is not None else ()
+        embed, whole = table_embeds(
+            roller, build, [(result.roll.modifiers, secret), (theirs, opponent_secret)]
+        )
         inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
         if weapon:
             inputs["weapon"] = weapon
@@ -409,8 +450,11 @@ class Combat(commands.Cog):
             degrees=result.degrees,
             damage=result.damage.amount,
             hidden=private,
+            repeatable=not applied,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("attack"))
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("attack"), gm_embed=whole
+        )
 
     async def _post_waiting(
         self,
@@ -436,7 +480,7 @@ class Combat(commands.Cog):
             target_owner=defender.owner_id,
             channel_id=roller.channel_id,
             blow=blow,
-            language=i18n.language(),
+            language=table_language(),
         )
         pending = await self.bot.store.create_pending(
             roller.guild_id,
@@ -457,7 +501,17 @@ class Combat(commands.Cog):
             state=RollState.WAITING,
             pending_id=pending.id,
         )
-        embed = waiting_embed(payload, int(expires_at.timestamp()))
+        expires = int(expires_at.timestamp())
+        with for_table():  # the defender and the table read it; its outcome keeps its language
+            embed, whole = table_embeds(
+                roller,
+                lambda reveal: waiting_embed(
+                    replace(payload, attacker_secret=payload.attacker_secret and not reveal),
+                    expires,
+                ),
+                [(attack.modifiers, payload.attacker_secret)],
+            )
+            view = defence_view(pending.id, defender)
         await deliver(
             self.bot,
             interaction,
@@ -465,8 +519,9 @@ class Combat(commands.Cog):
             embed,
             record,
             what=N_("attack"),
-            view=defence_view(pending.id, defender),
+            view=view,
             ping=defender.owner_id,
+            gm_embed=whole,
         )
         try:
             message = await interaction.original_response()
@@ -503,21 +558,22 @@ class Combat(commands.Cog):
                     name=inert(payload.target),
                 )
             )
-        if not campaign.language:  # the table sees the attack in its attacker's language
-            i18n.use(payload.language)
-
+        # The message keeps the language it was posted in (the table's then); what the presser
+        # alone reads speaks theirs.
+        shared = payload.language or table_language()
         if self.bot.now() >= pending.expires_at:
-            await self._close(interaction, guild_id, pending_id, expired_embed(payload))
+            with i18n.speaking(shared):
+                embed = expired_embed(payload)
+            await self._close(interaction, guild_id, pending_id, embed)
             return
         try:
             defender = await store.get_character_by_id(guild_id, campaign.id, payload.target_id)
         except NotFound:
-            gone = tr(
-                "{name} no longer exists, so nobody can defend against this attack.",
-                name=payload.target,
-            )
-            embed = expired_embed(payload, gone)
-            await self._close(interaction, guild_id, pending_id, embed, note=gone)
+            gone = N_("{name} no longer exists, so nobody can defend against this attack.")
+            with i18n.speaking(shared):
+                embed = expired_embed(payload, tr(gone, name=payload.target))
+            note = tr(gone, name=payload.target)
+            await self._close(interaction, guild_id, pending_id, embed, note=note)
             return
         defence_mods = defence_modifiers(defender, defence)
         attack = roll_of(payload.attack)
@@ -555,21 +611,24 @@ class Combat(commands.Cog):
         if not await store.settle_pending(guild_id, pending_id, RollState.DEFENDED, record):
             await self._refuse_stale(interaction, pending_id, ALREADY_RESOLVED)
             return
-        embed = combat_embed(
-            payload.attacker,
-            result,
-            weapon=tr(payload.weapon),
-            # A combatant keeps the name it fights under; a sheet shows its name of now.
-            opponent=payload.target if payload.blow else defender.name,
-            secret=payload.attacker_secret,
-        )
         health = None
         if payload.blow is not None:
-            # A player character's health is the table's to see: shown as numbers.
             health = await self._apply(
                 interaction, campaign, payload.attacker_user, payload.blow, result.damage.amount
             )
+        with i18n.speaking(shared):
+            embed = combat_embed(
+                payload.attacker,
+                result,
+                weapon=tr(payload.weapon),
+                # A combatant keeps the name it fights under; a sheet shows its name of now.
+                opponent=payload.target if payload.blow else defender.name,
+                secret=payload.attacker_secret,
+                side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
+            )
+            add_missing_note(embed, defence_mods)
             if health is not None:
+                # A player character's health is the table's to see: shown as numbers.
                 embed.add_field(
                     name=tr("Health"), value=health_line(health, numbers=True), inline=False
                 )
@@ -694,8 +753,7 @@ class Combat(commands.Cog):
         except InvalidValue:  # written by another version: the buttons still go
             embed: discord.Embed | None = None
         else:
-            # No interaction here: the note speaks the attack's language (its attacker's, or
-            # the campaign's fixed one when it was posted).
+            # No interaction here: the note speaks the language the attack was posted in.
             with i18n.speaking(payload.language):
                 embed = expired_embed(payload)
 

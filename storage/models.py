@@ -8,13 +8,13 @@ change goes back through the store, where permissions and concurrency are handle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue
-from wire import limits
+from wire import limits, names
 from wire.health import DamageKind, Health, HealthChange, permanent_health
 from wire.initiative import Initiative, turn_order
 
@@ -33,11 +33,11 @@ MAX_SKILLS = 60
 MAX_WEAPONS = 10
 
 
-WIRE_ATTRIBUTES = ("Strength", "Constitution", "Reaction", "Resolve")
+WIRE_ATTRIBUTES = names.ATTRIBUTES
+"""The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
+GM adds the rest to the campaign's list), as English ids; shown in the reader's language."""
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?")
 """A campaign's language: a catalogue's code ("de"), as wire.i18n names them."""
-"""The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
-GM adds the rest to the campaign's list)."""
 
 MAX_CAMPAIGNS_PER_GUILD = 50
 MAX_CHARACTERS_PER_CAMPAIGN = 1000
@@ -95,8 +95,18 @@ class Campaign:
     """The language every reply in the campaign speaks ("de"); None: each user's own."""
 
     def attributes(self) -> tuple[str, ...]:
-        """What autocomplete offers and a new attribute's name is checked against."""
-        return self.attribute_names if self.attribute_names is not None else WIRE_ATTRIBUTES
+        """What autocomplete offers: the campaign's own list as written, or WIRE's attributes
+        in the language in use (the campaign's fixed one, else the reader's)."""
+        if self.attribute_names is not None:
+            return self.attribute_names
+        return tuple(names.shown(name) for name in WIRE_ATTRIBUTES)
+
+    def known_attributes(self) -> tuple[str, ...]:
+        """What a new attribute's name is checked against for typos: the campaign's names and,
+        for those of WIRE's own, their spellings in every language ("Reaktion" is no typo of
+        "Reaction" but the same attribute in German)."""
+        listed = self.attribute_names if self.attribute_names is not None else WIRE_ATTRIBUTES
+        return tuple(dict.fromkeys(alias for name in listed for alias in names.aliases(name)))
 
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
@@ -183,14 +193,41 @@ class Character:
 
 
 def find_stat(table: dict[str, int], name: str) -> tuple[str, int] | None:
-    """(the stored spelling, the value) of a stat, matched case-insensitively."""
-    folded = name.casefold()
-    return next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
+    """(the stored spelling, the value) of a stat, matched case-insensitively; one of WIRE's
+    own names also under its spelling in another language ("Strength" finds "Stärke",
+    wire/names.py), the name as asked first."""
+    for alias in names.aliases(name):
+        folded = alias.casefold()
+        found = next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
+        if found is not None:
+            return found
+    return None
 
 
 def _lookup(table: dict[str, int], name: str) -> int | None:
     found = find_stat(table, name)
     return found[1] if found else None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportClash:
+    """A sheet of an import whose name the campaign has already: the sheet there."""
+
+    name: str
+    character_id: int
+    owner_id: int
+    is_npc: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """What an import did: the sheets written, and the clashes it left out or replaced."""
+
+    imported: list[Character]
+    left_out: list[ImportClash]
+    """Sheets already in the campaign that the import left as they were."""
+    replaced: list[ImportClash]
+    """Sheets already in the campaign that the import overwrote (they keep id and owner)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,8 +387,8 @@ class PendingAttack:
     blow: Blow | None = None
     """In a running fight: where the damage goes once the defence settles it."""
     language: str | None = None
-    """The attacker's language: the settled attack is shown in it (unless the campaign fixes
-    one), whoever presses the defence button."""
+    """The table's language when the attack was posted (the campaign's fixed one, else the
+    server's): the message keeps it when settled or expired, whoever presses."""
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -492,6 +529,29 @@ class Fight:
     def current(self) -> Combatant | None:
         return next((c for c in self.combatants if c.id == self.current_id), None)
 
+    def next_turn(self) -> NextTurn:
+        """Who acts after the current combatant (the first in order before the first turn),
+        passing over the downed: a combatant at 0 health has no turn to take, and the GM would
+        only click past it. When everyone else is down, the next in order acts all the same."""
+        order, round_number, new_round = self.order(), self.round, False
+        current = self.current()
+        place = -1 if current is None else order.index(current)
+        skipped: list[str] = []
+        first: NextTurn | None = None
+        for _ in range(2 * len(order)):
+            place += 1
+            if place >= len(order):
+                round_number, new_round, place = round_number + 1, True, 0
+                order = replace(self, round=round_number).order()
+            candidate = order[place]
+            if first is None:
+                first = NextTurn(candidate, round_number, new_round)
+            if not candidate.health.down:
+                return NextTurn(candidate, round_number, new_round, tuple(skipped))
+            skipped.append(candidate.name)
+        assert first is not None, "a fight with nobody in it has no next turn"
+        return first
+
     def find(self, name: str) -> Combatant | None:
         folded = name.strip().casefold()
         return next((c for c in self.combatants if c.name.casefold() == folded), None)
@@ -512,6 +572,16 @@ class NewCombatant:
 
 
 @dataclass(frozen=True, slots=True)
+class NextTurn:
+    """Whose turn comes next, in which round, and who was passed over as down."""
+
+    combatant: Combatant
+    round: int
+    new_round: bool
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TurnChange:
     """What /fight next did: the fight after it, and the effects that ran out."""
 
@@ -519,6 +589,8 @@ class TurnChange:
     ended_effects: tuple[tuple[str, str], ...]
     """(combatant name, effect name) of each effect that ended with the turn."""
     new_round: bool
+    skipped: tuple[str, ...] = ()
+    """The combatants passed over because they are down."""
 
 
 @dataclass(frozen=True, slots=True)
