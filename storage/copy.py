@@ -42,6 +42,7 @@ TABLES = (
     "combatants",
     "combatant_effects",
     "health_log",
+    "character_posts",
     "skill_categories",
     "advancement_settings",
     "cp_ledger",

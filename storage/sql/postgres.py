@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common
+from storage.sql import advancement, common, incharacter
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -141,6 +141,7 @@ the first is logged."""
 
 STATEMENTS: dict[str, str] = {
     **common.statements(DIALECT),
+    **incharacter.statements(DIALECT),
     **OWN,
     **advancement.STATEMENTS,
 }
