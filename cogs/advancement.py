@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
+    CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
@@ -245,7 +246,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
                     "No skill has a category yet, so no skill has a price. GMs: "
                     "`/cp categories skills:Parry: combat, Elvish: language`."
                 ),
-                EMBED_DESCRIPTION_MAX,
+                CONTENT_MAX,
             ),
             ephemeral=True,
         )
@@ -354,7 +355,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         lines = [tr("{amount} CP: {reason}", amount=f"{amount:+d}", reason=inert(reason))] + [
             f"- **{inert(sheet.name)}**: {totals_line(totals)}" for sheet, totals in done
         ]
-        await interaction.response.send_message(clip("\n".join(lines), 2000))
+        await interaction.response.send_message(clip("\n".join(lines), CONTENT_MAX))
 
     @app_commands.command(name="show", description="A character's CP ledger and totals")
     @app_commands.guild_only()
