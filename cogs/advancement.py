@@ -180,7 +180,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
             "before": request.level_before,
             "after": request.level_after,
             "cost": request.cost,
-            "gm": f"<@{roller.user_id}>",
+            "gm": f"<@{interaction.user.id}>",
         }
         if done is not None:
             text = tr(
@@ -450,7 +450,7 @@ async def improve_command(
                 tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
                     "for {cost} CP.",
-                    user=roller.user_id,
+                    user=interaction.user.id,
                     **params,
                 ),
                 view=decide_view(done.request_id),
@@ -491,7 +491,7 @@ async def cost_command(
             tr("{name} is an NPC; only the GMs see NPC sheets.", name=inert(sheet.name))
         )
     worth = advancement.worth(sheet)
-    lines = [inert(line) for line in worth_lines(sheet.name, worth)[1:]]
+    lines = [inert(line.strip()) for line in worth_lines(sheet.name, worth)[1:]]
     lines.append(worth_text(advancement, sheet, ledger.totals).split("\n", 1)[1])
     embed = discord.Embed(
         title=clip(tr("What {name} is worth", name=inert(sheet.name)), EMBED_TITLE_MAX),

@@ -72,7 +72,7 @@ async def test_sheet_shows_worth_and_cost_itemises(world):
     assert "Over the starting budget of 20 CP by 10 CP" in value
     cost = await world.carol.slash(ch, "character cost")
     lines = embed_of(cost)["description"].splitlines()
-    assert lines[0].strip() == "Juggling 2: unpriced (no category set)"
+    assert lines[0] == "Juggling 2: unpriced (no category set)"
     assert "Attributes (1 points): not priced" in lines[1]
     assert lines[2] == "Sheet: 0 CP: skills 0, attributes not priced (unpriced: Juggling)"
 
@@ -86,7 +86,9 @@ async def test_approval_buttons_survive_a_restart(world):
     done = await world.bob.click(asked.response, label="Spend 20 CP")
     assert "waits for a GM" in done.response.content
     request = ch.last_message
-    assert "asks to raise **Ash**'s Parry 3 → 4 for 20 CP" in request.content
+    assert (
+        request.content == f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP."
+    )
     second = await world.bob.slash(ch, "character improve", skill="Elvish")
     await world.bob.click(second.response, label="Spend 2 CP")
     refusal = ch.last_message
@@ -94,7 +96,7 @@ async def test_approval_buttons_survive_a_restart(world):
     refused = await world.bob.click(request, label="Approve")
     assert refused.response.ephemeral and "Only a GM" in refused.response.content
     approved = await world.alice.click(request, label="Approve")
-    assert approved.response.content.startswith("Approved by")
+    assert approved.response.content.startswith(f"Approved by <@{world.alice.id}>:")
     assert "**Ash** Parry 3 → 4 for 20 CP" in approved.response.content
     no = await world.alice.click(refusal, label="Refuse")
     assert "nothing was spent" in no.response.content

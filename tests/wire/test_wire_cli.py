@@ -299,7 +299,7 @@ def test_cost_elvish_json_and_german() -> None:
     assert wire_json("cost", "--category", "language", "--to", "2")["cost"] == 6
     done = wire("--lang", "de", "cost", "--category", "Sprache", "--to", "2")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["Fertigkeit (Sprache) 0 -> 2: 6 CP"]
+    assert done.stdout.splitlines() == ["Skill (Sprache) 0 -> 2: 6 CP"]
 
 
 def test_cost_refuses_a_lowering_and_a_bad_category() -> None:
