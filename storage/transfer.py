@@ -7,7 +7,8 @@ thread holding the GIL, it would delay every other guild's rolls.
 
 Format version 2: version 1 with character points added (the campaign's skill categories and
 prices, and the ledger: storage/transfer_advancement.py); a version 1 file still imports, as
-the same document without them. A character export::
+the same document without them, and an export without character points is written as version
+1, exactly as before. A character export::
 
     {
       "format": "wire-bot",
@@ -253,14 +254,23 @@ def _weapon_data(weapon: Weapon) -> dict[str, Any]:
     return data
 
 
-def _header(kind: str, now: datetime | None) -> dict[str, Any]:
+def _header(kind: str, now: datetime | None, version: int = VERSION) -> dict[str, Any]:
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": version,
         "kind": kind,
         "exported_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def _points(
+    settings: dict[str, Any], ledger: list[dict[str, Any]]
+) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+    """Character points are written only where a table has them: a file without is exactly a
+    version 1 file, which bots that read only version 1 still read; with them it is version 2."""
+    used = {k: v for k, v in settings.items() if v not in (None, False, {})}
+    return (VERSION if used or ledger else 1), used, ledger
 
 
 def character_document(
@@ -269,10 +279,17 @@ def character_document(
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
 ) -> dict[str, Any]:
-    document = {**_header("character", now), "character": character_data(character)}
+    version, settings, entries = 1, {}, []
     if advancement is not None:
-        document["campaign"] = advancement_data(advancement, list(character.skills))
-        document["ledger"] = ledger_data(ledger, {character.id: character.name})
+        version, settings, entries = _points(
+            advancement_data(advancement, list(character.skills)),
+            ledger_data(ledger, {character.id: character.name}),
+        )
+    document = {**_header("character", now, version), "character": character_data(character)}
+    if settings:
+        document["campaign"] = settings
+    if entries:
+        document["ledger"] = entries
     return document
 
 
@@ -283,12 +300,18 @@ def campaign_document(
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
 ) -> dict[str, Any]:
-    settings: dict[str, Any] = {"name": campaign.name, "npc_take10": campaign.npc_take10}
-    document = {**_header("campaign", now), "campaign": settings}
-    document["characters"] = [character_data(c) for c in characters]
+    version, settings, entries = 1, {}, []
     if advancement is not None:
-        settings.update(advancement_data(advancement))
-        document["ledger"] = ledger_data(ledger, {c.id: c.name for c in characters})
+        version, settings, entries = _points(
+            advancement_data(advancement), ledger_data(ledger, {c.id: c.name for c in characters})
+        )
+    document = {
+        **_header("campaign", now, version),
+        "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10, **settings},
+        "characters": [character_data(c) for c in characters],
+    }
+    if entries:
+        document["ledger"] = entries
     return document
 
 

@@ -381,14 +381,8 @@ async def test_export_then_import_round_trip(
     assert [c.name for c in imported] == ["Ash", "Goblin"]
     again = await store.export_campaign(GUILD, target.id)
     assert again["characters"] == exported["characters"]
-    assert again["campaign"] == {
-        "name": "Target",
-        "npc_take10": False,
-        "skill_categories": {},
-        "attribute_price": None,  # not priced, and so exported as not priced
-        "starting_cp": None,
-        "approval": False,
-    }
+    assert again["campaign"] == {"name": "Target", "npc_take10": False}
+    assert again["version"] == 1  # no character points: a version 1 file, as before
     assert all(c.owner_id == GM for c in imported)  # owned by whoever imported them
 
 
