@@ -8,6 +8,7 @@ and the CLI calls them directly.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -96,9 +97,9 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
     if source.resolve() == destination.resolve():
         raise StorageError("The backup must go to another file than the database.")
     src = _open_existing(source)
+    partial = destination.with_name(destination.name + ".partial")
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
-        partial = destination.with_name(destination.name + ".partial")
         partial.unlink(missing_ok=True)
         dst = sqlite3.connect(partial, isolation_level=None)
         try:
@@ -107,6 +108,18 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
         finally:
             dst.close()
         os.replace(partial, destination)
+    except (sqlite3.Error, OSError) as exc:
+        # A full disk, most likely: the half-written copy goes, and the source only ever read.
+        for leftover in ("", "-journal", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                partial.with_name(partial.name + leftover).unlink(missing_ok=True)
+        raise StorageError(
+            "The backup could not be written to {destination} ({exc}). Nothing was written "
+            "under that name and the database was not changed; free space there, or choose "
+            "another place, and run the backup again.",
+            destination=destination,
+            exc=exc,
+        ) from exc
     finally:
         src.close()
 
