@@ -268,7 +268,8 @@ class PostgresBackend:
             except Busy as exc:
                 if started or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
                     raise
-                log.warning("A database connection was lost; the transaction starts again.")
+                # Quietly: a restart ends every pooled connection, and each would say so.
+                log.debug("A database connection was lost; the transaction starts again.")
 
     @asynccontextmanager
     async def write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
@@ -332,7 +333,7 @@ class PostgresBackend:
             except Busy as exc:
                 if write or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
                     raise
-                log.warning("A database connection was lost; the read runs again on a new one.")
+                log.debug("A database connection was lost; the read runs again on a new one.")
         raise AssertionError("unreachable")
 
     async def insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
