@@ -235,6 +235,15 @@ async def test_postgresql_restarts_under_load_every_interaction_answered_the_cac
             assert outcome(callback) == "unavailable"
             during.append((payload, callback))
         await asyncio.sleep(0.5)
+    german = standin.command_interaction(
+        "check", {"attr": 3, "skill": 5, "vs": 13}, user_id=PLAYER, locale="de"
+    )
+    callback = await send(german, timeout=standin.ack_deadline)
+    assert callback.ephemeral and callback.content == (
+        "Der Speicher der Kampagne ist gerade nicht erreichbar. Versuche es in einer Minute noch "
+        "einmal."
+    )
+    during.append((german, callback))
     await asyncio.to_thread(own_cluster.resume)
 
     # Back, but the bot's cache is deaf: a change from another process, and a roll at once.
