@@ -273,3 +273,23 @@ async def test_postgresql_restarts_under_load_every_interaction_answered_the_cac
         f"restart under load: {len(done)} done, {len(refused)} refused as unavailable; "
         f"during the {OUTAGE_S:g} s stop: {len(during)} refused; listener ended {len(ended)}x"
     )
+
+
+async def test_a_postgresql_server_down_at_start_stops_the_bot_in_one_line(
+    standin: Fakecord, launch_bot: LaunchBot, own_cluster: PostgresCluster, database: str
+) -> None:
+    await asyncio.to_thread(own_cluster.pause)
+    try:
+        bot = await launch_bot(
+            WIRE_BOT, env={"WIRE_DATABASE": database, "PYTHONPATH": str(REPO_ROOT)}, name="pg"
+        )
+        code = await bot.wait(40.0)
+    finally:
+        await asyncio.to_thread(own_cluster.resume)
+    output = plain_log(bot.output())
+    assert code == 1, output
+    assert "Traceback" not in output
+    lines = [line for line in output.splitlines() if "did not start" in line]
+    assert len(lines) == 1, output
+    assert lines[0].startswith("The bot did not start: Cannot open the database postgresql://")
+    assert "that the server runs" in lines[0]
