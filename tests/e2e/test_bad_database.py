@@ -14,11 +14,14 @@ import hashlib
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from storage.backup import backup_database
 from storage.schema import latest_version
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, manager
@@ -26,6 +29,7 @@ from tests.disk_faults import remount_read_only, small_tmpfs
 
 from .conftest import LaunchBot
 from .standin import Fakecord
+from .test_wirebot import start_wire, stop_wire
 from .wire_support import REPO_ROOT, WIRE_BOT, plain_log
 
 pytestmark = pytest.mark.e2e
@@ -84,10 +88,10 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
 async def test_a_damaged_database_stops_the_bot_in_one_line_and_stays_as_it_was(
     standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path, damage: str
 ) -> None:
-    db = tmp_path / "wire.db"
+    db, backup = tmp_path / "wire.db", tmp_path / "backup.db"
     harm, said = DAMAGE[damage]
-    if damage != "not-a-database":
-        await a_database(db)
+    await a_database(db)
+    backup_database(db, backup)
     harm(db)
     before = digest(db)
     lines = await start_refused(launch_bot, db)
@@ -99,6 +103,22 @@ async def test_a_damaged_database_stops_the_bot_in_one_line_and_stays_as_it_was(
     assert digest(db) == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("wire.db")) == ["wire.db"]
     assert standin.synced_commands == []  # it stopped before doing anything
+
+    # What the line says to do works: the restore, then the bot starts on the file.
+    restored = subprocess.run(
+        [sys.executable, "-m", "storage", "restore", str(backup), str(db)],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert restored.returncode == 0, restored.stderr
+    kept = next(tmp_path.glob("wire.before-restore-*.db"))
+    if damage != "newer-schema":  # a sound file is kept as an online backup, not as bytes
+        assert digest(kept) == before  # the damaged file kept, byte for byte
+    bot = await start_wire(standin, launch_bot, db)
+    cb = await standin.send_interaction(
+        standin.command_interaction("check", {"attr": 3, "skill": 5, "vs": 13, "roll": 15})
+    )
+    assert not cb.ephemeral and cb.embeds, cb.content
+    await stop_wire(bot)
 
 
 async def test_a_database_the_bot_may_not_write_stops_it_in_one_line(
