@@ -96,8 +96,9 @@ class Tally:
     """Interactions answered with a roll, and their kind: each must have its row in the roll
     log."""
     rss_warm: int | None = None
+    rss_every: list[int] = field(default_factory=list)
+    """Resident memory at each further 2,000 interactions: a leak climbs, a cache levels off."""
     bot: psutil.Process | None = None
-    warm: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def done(self) -> bool:
@@ -296,9 +297,10 @@ class Soak:
             tally.bugs.append(f"{kind}: {callback.content}")
         elif kind in ROLLS and is_roll(kind, callback):
             tally.rolled[int(payload["id"])] = kind
-        if tally.rss_warm is None and tally.sent >= WARM_UP and tally.bot is not None:
-            tally.rss_warm = tally.bot.memory_info().rss
-            tally.warm.set()
+        if tally.bot is not None and tally.sent >= WARM_UP * (len(tally.rss_every) + 1):
+            tally.rss_every.append(tally.bot.memory_info().rss)
+            if tally.rss_warm is None:
+                tally.rss_warm = tally.rss_every[0]
         return callback
 
 
@@ -334,6 +336,7 @@ class Report:
     roll_log_equal: bool
     rss_warm_mb: float
     rss_end_mb: float
+    rss_every_mb: list[float]
     seconds: float
     kinds: dict[str, int]
     problems: list[str]
@@ -359,6 +362,7 @@ class Report:
             f"RSS at {WARM_UP:,}:  {self.rss_warm_mb:.1f} MB",
             f"RSS at end:    {self.rss_end_mb:.1f} MB "
             f"({self.rss_end_mb - self.rss_warm_mb:+.1f} MB)",
+            "RSS every 2,000: " + ", ".join(f"{mb:.1f}" for mb in self.rss_every_mb) + " MB",
             f"time:          {self.seconds:.0f} s ({self.interactions / self.seconds:.0f}/s)",
             *(f"problem:       {p}" for p in self.problems[:10]),
         ]
@@ -430,6 +434,7 @@ async def soak(
         roll_log_equal=not (missing or extra),
         rss_warm_mb=(tally.rss_warm or 0) / 2**20,
         rss_end_mb=rss_end / 2**20,
+        rss_every_mb=[rss / 2**20 for rss in tally.rss_every],
         seconds=seconds,
         kinds=dict(tally.kinds),
         problems=problems,
