@@ -25,7 +25,7 @@ from storage.backup import backup_database
 from storage.schema import latest_version
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, manager
-from tests.disk_faults import remount_read_only, small_tmpfs
+from tests.storage.disk_faults import remount_read_only, small_tmpfs
 
 from .conftest import LaunchBot
 from .standin import Fakecord

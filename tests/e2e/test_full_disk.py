@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from storage.faults import STORAGE_FULL
-from tests.disk_faults import Filler, small_tmpfs
+from tests.storage.disk_faults import Filler, small_tmpfs
 
 from .conftest import LaunchBot
 from .standin import CALLBACK_CHANNEL_MESSAGE, DEFAULT_USER_ID, Callback, Fakecord

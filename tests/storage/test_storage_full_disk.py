@@ -24,7 +24,7 @@ from storage.errors import StorageError, StorageFull
 from storage.faults import STORAGE_FULL
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER, manager, roll_record
-from tests.disk_faults import FileSizeLimit, Filler, small_tmpfs
+from tests.storage.disk_faults import FileSizeLimit, Filler, small_tmpfs
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.sqlite_only
