@@ -1,7 +1,15 @@
-"""`python -m wire`, run as a user runs it: a subprocess from the repository root."""
+"""`python -m wire`: its arguments, output and exit status as a user sees them.
+
+Most tests call `wire.cli.main` in this process, with stdout and stderr captured and the exit
+status taken from SystemExit, so the mutation run (docs/mutation.md) sees which test exercises
+which line; the tests at the end run the real `python -m wire` as a subprocess, as a user runs
+it, for what only a process shows (the entry point, the exit status, no traceback).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -10,11 +18,32 @@ from typing import Any
 
 import pytest
 
+from wire import i18n
+from wire.cli import main
+
 ROOT = Path(__file__).resolve().parents[2]
 JAIME = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13", "--roll", "15"]
 
 
 def wire(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m wire ARGS`, run in this process; the language is restored afterwards."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        i18n.speaking(i18n.DEFAULT),
+    ):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(
+        ["python -m wire", *args], code, out.getvalue(), err.getvalue()
+    )
+
+
+def wire_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m wire ARGS` as a user runs it: a subprocess from the repository root."""
     return subprocess.run(
         [sys.executable, "-m", "wire", *args],
         cwd=ROOT,
@@ -284,3 +313,38 @@ def test_an_unknown_language_is_refused() -> None:
     done = wire("--lang", "xx", *JAIME)
     assert done.returncode == 2
     assert "invalid choice: 'xx'" in done.stderr
+
+
+def test_a_catalogued_language_without_babel_is_refused_with_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGES", (i18n.DEFAULT,))  # as outside .venv: no Babel
+    done = wire("--lang", "de", *JAIME)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "python -m wire: error: --lang de needs Babel to read its catalogue: run it with"
+        " .venv/bin/python (make run or make test installs it)\n"
+    )
+
+
+# --- the real process -------------------------------------------------------------------------
+
+
+def test_python_m_wire_runs_jaimes_attack() -> None:
+    done = wire_process(*JAIME)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "Attack: d20 15 + 3 Attribute + 5 Skill = 23 vs defence 13\n"
+        "Hit: 5 DoS for the attacker\n"
+        "Damage: 5 base + 5 DoS = 10 damage\n"
+        "Chance before the roll: 80% to hit\n"
+    )
+
+
+def test_python_m_wire_bad_input_exits_2_with_one_line_and_no_traceback() -> None:
+    done = wire_process("check", "--attr", "3", "--skill", "11", "--vs", "13")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "python -m wire check: error: argument --skill: a skill must be between 0 and 10, not 11"
+        " (see --help)\n"
+    )

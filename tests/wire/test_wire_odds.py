@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.wire.refusals import refused
 from wire import limits
 from wire.check import Modifier, Roll, check_odds, resolve_check, stat_line
 from wire.combat import exchange_odds, resolve_attack, resolve_defence
 from wire.contest import contest_odds, resolve_contest
 from wire.dice import Die, DieSource
-from wire.errors import RulesError
 from wire.odds import DamageRole, Odds, Outcome, compute_odds
 
 WIRE = settings.get_profile("wire")
@@ -300,5 +300,5 @@ def test_odds_before_acting_are_those_the_roll_reports(
 
 @pytest.mark.parametrize("opponent", [{}, {"vs": 13, "opponent_bonus": 3}])
 def test_odds_before_acting_need_exactly_one_opponent(opponent: dict[str, int]) -> None:
-    with pytest.raises(RulesError, match="exactly one"):
+    with refused("Give the opponent's total or their bonus, exactly one of them."):
         exchange_odds(DamageRole.ATTACKER, 8, 5, **opponent)
