@@ -20,8 +20,12 @@ import pytest
 
 from wire import i18n
 from wire.cli import main
+from wire.errors import RulesError
+from wire.i18n import speaking
 
 ROOT = Path(__file__).resolve().parents[2]
+HELP = Path(__file__).with_name("cli_help.txt")
+COMMANDS = ("check", "attack", "defend", "craft", "contest")
 JAIME = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13", "--roll", "15"]
 
 
@@ -230,6 +234,26 @@ def test_subcommand_help(command: str) -> None:
     assert "--roll" in done.stdout and "--take10" in done.stdout and "--json" in done.stdout
 
 
+def all_help() -> str:
+    """Every help screen of the CLI, 100 columns wide, each under the command that shows it."""
+    screens = []
+    for command in ("", *COMMANDS):
+        args = [command, "--help"] if command else ["--help"]
+        done = wire(*args)
+        assert (done.returncode, done.stderr) == (0, ""), args
+        screens.append(f"== python -m wire {' '.join(args)}\n{done.stdout}")
+    return "\n".join(screens)
+
+
+def test_the_help_screens_read_as_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The help is the CLI's manual: pinned word for word in tests/wire/cli_help.txt, so a change
+    to it is a diff in review. After a deliberate change, write the file anew with
+    `COLUMNS=100 .venv/bin/python -c "from tests.wire.test_wire_cli import all_help;
+    print(all_help(), end='')" > tests/wire/cli_help.txt` and read the diff."""
+    monkeypatch.setenv("COLUMNS", "100")
+    assert all_help() == HELP.read_text()
+
+
 # --- bad input: exit 2, one line on stderr ----------------------------------------------------
 
 CHECK = ["check", "--attr", "3", "--skill", "5", "--vs", "13"]
@@ -290,6 +314,71 @@ def test_bad_input_exits_2_with_one_line(args: list[str], says: str) -> None:
     assert done.stderr.endswith("\n")
     assert says in lines[0]
     assert lines[0].startswith("python -m wire")
+
+
+REQUIRED = {
+    "check": ["--attr", "3", "--skill", "5", "--vs", "13"],
+    "attack": ["--str", "3", "--skill", "5", "--base", "5", "--vs", "13"],
+    "defend": ["--str", "1", "--skill", "2", "--base", "5", "--vs", "23"],
+    "craft": ["--attr", "2", "--skill", "4", "--vs", "15", "--quality", "3"],
+    "contest": ["--attr", "2", "--skill", "4", "--opp-attr", "1", "--opp-skill", "3"],
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [(command, option) for command, args in REQUIRED.items() for option in args[::2]],
+)
+def test_every_required_option_is_asked_for_by_name(command: str, option: str) -> None:
+    args = REQUIRED[command]
+    at = args.index(option)
+    done = wire(command, *args[:at], *args[at + 2 :], "--roll", "10")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"python -m wire {command}: error: the following arguments are required: {option}"
+        " (see --help)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            [*CHECK, "--roll", "21"],
+            "argument --roll: the die must be between 1 and 20, not 21",
+        ),
+        (
+            [*ATTACK[:-1], "-61"],
+            "argument --vs: the target number must be between -60 and 150, not -61",
+        ),
+        ([*CHECK, "--mod", "x"], "argument --mod: 'x' is not a whole number"),
+    ],
+)
+def test_a_bad_value_is_named_in_one_sentence_then_the_pointer_to_help(
+    args: list[str], line: str
+) -> None:
+    done = wire(*args)
+    assert done.returncode == 2
+    assert done.stderr == f"python -m wire {args[0]}: error: {line} (see --help)\n"
+
+
+def test_a_rules_error_the_parser_let_through_still_ends_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(args: object) -> None:
+        raise RulesError("Block needs a shield: parry or dodge instead.")
+
+    monkeypatch.setattr("wire.cli.run", refuse)
+    done = wire(*JAIME)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "python -m wire: error: Block needs a shield: parry or dodge instead.\n"
+
+
+def test_without_lang_the_cli_speaks_english_whatever_its_caller_speaks() -> None:
+    out = io.StringIO()
+    with speaking("de"), contextlib.redirect_stdout(out):
+        assert main(JAIME) == 0
+    assert out.getvalue().splitlines()[1] == "Hit: 5 DoS for the attacker"
 
 
 def test_jaimes_attack_in_german() -> None:
