@@ -15,6 +15,7 @@ from wire.health import (
     HealthChange,
     Pool,
     apply_damage,
+    counted_damage,
     descriptor,
     full_health,
     heal,
@@ -280,6 +281,31 @@ def test_a_combatant_with_no_pools_looks_unhurt() -> None:
     nothing = full_health(0, 0, 0)
     assert not nothing.down
     assert looks(nothing) == "unhurt"
+
+
+def test_a_fights_summary_counts_the_damage_down_to_0_not_the_overkill() -> None:
+    goblin = full_health(12, 12, 0).with_current(Pool.HP, 3)
+    felled, change = apply_damage(goblin, 8)
+    assert (change.amount, change.counted) == (8, 3)  # the pool shows -5; 3 counted
+    _, again = apply_damage(felled, 4)
+    assert (again.amount, again.counted) == (4, 0)  # already down: none counted
+    _, scratch = apply_damage(full_health(12, 12, 0), 4)
+    assert scratch.counted == 4
+    _, healed = heal(felled, 6, Pool.HP)
+    assert healed.counted == 0
+    assert counted_damage(3, -5) == 3
+    assert counted_damage(3, 3) == 0
+
+
+@settings(WIRE)
+@given(st.integers(-50, 60), st.integers(-50, 60))
+def test_counted_damage_is_the_part_of_a_blow_above_0(before: int, after: int) -> None:
+    counted = counted_damage(before, after)
+    if after >= before:
+        assert counted == 0
+    else:
+        assert 0 <= counted <= before - after
+        assert counted == len([hp for hp in range(after, before) if hp >= 0])
 
 
 def test_negative_amounts_are_refused() -> None:
