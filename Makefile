@@ -51,6 +51,8 @@ MUTANTS ?=
 mutate: $(VENV)/.mutate
 ifeq ($(strip $(MUTANTS)),)
 	rm -rf mutants
+else
+	rm -rf mutants/wire/locales  # mutmut copies a file that is not Python only once: fresh catalogues
 endif
 	nice -n 15 $(VENV)/bin/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)') > mutants.log 2>&1 \
 		|| { tail -c 2000 mutants.log; exit 1; }

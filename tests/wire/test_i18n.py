@@ -168,6 +168,37 @@ def test_a_message_without_parameters_is_kept_as_it_is_braces_and_all():
     assert trc("form", "Type {name} here", name="Jaime") == "Type Jaime here"
 
 
+def test_a_number_with_no_decimals_is_whole():
+    assert i18n.number(1234.6, 0) == "1,235"
+    with speaking("de"):
+        assert i18n.number(1234.6, 0) == "1.235"
+
+
+def test_a_fuzzy_translation_is_neither_shown_nor_offered_to_discord(tmp_path, monkeypatch):
+    """`make messages` marks a changed message fuzzy until someone translates it again: until
+    then its old translation is wrong, so English stands in for it."""
+    catalogue_dir = tmp_path / "xx" / "LC_MESSAGES"
+    catalogue_dir.mkdir(parents=True)
+    (catalogue_dir / f"{i18n.DOMAIN}.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Hit"\nmsgstr "Treffer"\n\n'
+        '#, fuzzy\nmsgid "Miss"\nmsgstr "Daneben, alt"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    i18n.translations.cache_clear()
+    i18n._ids.cache_clear()
+    try:
+        assert i18n.lookup("xx", None, "Hit") == "Treffer"
+        assert i18n.lookup("xx", None, "Miss") is None
+        with speaking("en"):
+            i18n._current.set("xx")  # a language the bot does not list: set as use() would
+            assert (tr("Hit"), tr("Miss")) == ("Treffer", "Miss")
+    finally:
+        i18n.translations.cache_clear()
+        i18n._ids.cache_clear()
+
+
 def test_a_percentage_as_it_is_in_the_languages_form():
     assert i18n.percent_of(Decimal("12.34")) == "12.34%"
     assert i18n.percent_of(Decimal("0.5")) == "0.5%"
