@@ -29,6 +29,7 @@ from storage.models import (
     PendingAction,
     RollRecord,
     RollState,
+    Shards,
     TurnChange,
     Weapon,
 )
@@ -426,8 +427,11 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
-        """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper)."""
+    async def expired_pending(
+        self, now: datetime, limit: int = 50, shards: Shards | None = None
+    ) -> list[PendingAction]:
+        """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper);
+        with `shards`, only in the guilds of those shards (a process sweeps its own)."""
 
     # ---- fights and health --------------------------------------------------------------------
     @abstractmethod

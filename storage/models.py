@@ -259,6 +259,18 @@ class RollRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards a process runs, of `count` in all: its guilds are those with
+    `(guild_id >> 22) % count` in `ids` (Discord's rule)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
 class PendingAction:
     """Something posted with buttons that waits for a user (an attack waiting for a defence).
 

@@ -54,6 +54,7 @@ from storage.models import (
     PendingAction,
     RollRecord,
     RollState,
+    Shards,
     Weapon,
     manages_guild,
 )
@@ -1288,10 +1289,18 @@ class RuleStore(RuleFights, Store):
             await tx.execute("settle_waiting_rolls", {**where, "state": str(outcome)})
             return True
 
-    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
+    async def expired_pending(
+        self, now: datetime, limit: int = 50, shards: Shards | None = None
+    ) -> list[PendingAction]:
         if limit <= 0:
             return []
-        rows = await self.backend.query("expired_pending", {"now": utc_text(now), "limit": limit})
+        params: Params = {"now": utc_text(now), "limit": limit}
+        name = "expired_pending"
+        if shards is not None:
+            name = "expired_pending_of_shards"
+            params["shard_count"] = shards.count
+            params["shard_ids"] = json.dumps(list(shards.ids))
+        rows = await self.backend.query(name, params)
         return [pending_from_row(row) for row in rows]
 
     # ---- import / export / user data ----------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage import DEFAULT_DATABASE, database_setting, is_postgres, redacted
+from storage.models import Shards
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "
@@ -67,6 +68,14 @@ class Config:
     def runs_every_shard(self) -> bool:
         """Whether this process is the whole bot (ids are unique and below the count)."""
         return self.shard_ids is None or len(self.shard_ids) == self.shard_count
+
+    @property
+    def own_shards(self) -> Shards | None:
+        """This process's shards when other processes run the rest (None: it is the whole bot),
+        so that background work (the expiry sweep) touches only this process's servers."""
+        if self.shard_count is None or self.runs_every_shard:
+            return None
+        return Shards(self.shard_count, self.shard_ids or ())
 
     @property
     def syncs_commands(self) -> bool:

@@ -22,6 +22,8 @@ class Dialect:
     """A JSON array (text) of character `ch`'s weapons as [name, base, attribute, skill, kind]."""
     imported_keys: str
     """A subquery: the texts of the JSON array `:keys` (an import's characters' name keys)."""
+    shard_ids: str
+    """A subquery: the integers of the JSON array `:shard_ids` (a process's shards)."""
 
 
 CAMPAIGN_WIDTH = 11
@@ -290,6 +292,10 @@ RETURNING id
         "WHERE pending_id = :pending_id AND guild_id = :guild_id AND state = 'waiting'",
         "expired_pending": pending
         + " WHERE expires_at <= :now ORDER BY expires_at, id LIMIT :limit",
+        # Discord's shard of a guild: (guild_id >> 22) % shard_count.
+        "expired_pending_of_shards": pending
+        + " WHERE expires_at <= :now AND (guild_id >> 22) % :shard_count IN "
+        f"({d.shard_ids}) ORDER BY expires_at, id LIMIT :limit",
         # ---- a user's data, everywhere
         "forget_user_rolls": "DELETE FROM roll_log WHERE user_id = :user_id",
         "forget_user_projects": "DELETE FROM craft_projects WHERE owner_id = :user_id",
