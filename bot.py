@@ -60,6 +60,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.help",
     "cogs.privacy",
+    "cogs.retention",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.

@@ -27,6 +27,7 @@ from storage.models import (
     HealthTarget,
     NewCombatant,
     PendingAction,
+    PrunedRolls,
     RollRecord,
     RollState,
     Shards,
@@ -425,6 +426,14 @@ class Store(ABC):
         One transaction, so a defence is never logged without its attack being settled, nor the
         other way round, and of two presses exactly one settles it.
         """
+
+    @abstractmethod
+    async def delete_old_rolls(
+        self, before: datetime, *, after_id: int = 0, batch: int = 500
+    ) -> PrunedRolls:
+        """One short batch of the retention job: of the `batch` oldest rows after `after_id`,
+        delete those logged before `before`, in one statement (the writer is held for that
+        statement only)."""
 
     @abstractmethod
     async def expired_pending(

@@ -259,6 +259,15 @@ class RollRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PrunedRolls:
+    """One batch of the roll log's retention job: how many rows went, and the highest id that
+    did (the next batch starts after it; None when none went: the old rows are gone)."""
+
+    count: int
+    last_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Shards:
     """The shards a process runs, of `count` in all: its guilds are those with
     `(guild_id >> 22) % count` in `ids` (Discord's rule)."""

@@ -52,6 +52,7 @@ from storage.models import (
     Character,
     CraftProject,
     PendingAction,
+    PrunedRolls,
     RollRecord,
     RollState,
     Shards,
@@ -1216,6 +1217,16 @@ class RuleStore(RuleFights, Store):
         if user_id is not None:
             name, params["user_id"] = "recent_rolls_of_user", int(user_id)
         return [roll_from_row(row) for row in await self.backend.query(name, params)]
+
+    async def delete_old_rolls(
+        self, before: datetime, *, after_id: int = 0, batch: int = 500
+    ) -> PrunedRolls:
+        rows = await self.backend.query(
+            "delete_old_rolls",
+            {"after_id": after_id, "batch": batch, "before": utc_text(before)},
+            write=True,
+        )
+        return PrunedRolls(len(rows), max((row[0] for row in rows), default=None))
 
     # ---- pending actions ----------------------------------------------------------------
     async def create_pending(

@@ -279,6 +279,11 @@ RETURNING id
         "recent_rolls_of_user": f"SELECT {ROLL_COLUMNS} FROM roll_log "
         "WHERE campaign_id = :campaign_id AND guild_id = :guild_id AND user_id = :user_id "
         "AND (hidden = 0 OR :include_hidden = 1) ORDER BY id DESC LIMIT :limit",
+        # The retention job's batch: of the `batch` oldest rows after `after_id`, those logged
+        # before `before` (ids grow with time, so the old rows are a prefix; a row out of order
+        # only stays a day longer).
+        "delete_old_rolls": "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log "
+        "WHERE id > :after_id ORDER BY id LIMIT :batch) AND created_at < :before RETURNING id",
         # ---- pending actions
         "insert_pending": "INSERT INTO pending_actions (guild_id, campaign_id, kind, payload, "
         "expires_at) SELECT c.guild_id, c.id, :kind, :payload, :expires_at FROM campaigns AS c "

@@ -1,0 +1,92 @@
+"""The roll log's retention: rolls older than the host's WIRE_ROLL_LOG_DAYS are deleted, a
+minute after start and then daily.
+
+Why a job of its own: the roll log only grows (about 47 million rows and 12 GB a year at 10,000
+servers, docs/scaling.md), and how long a campaign's history is kept is the host's choice.
+The deletion goes in small batches, one statement each, with a pause between them, so a roll
+made meanwhile waits for one batch at most (bench/bench_roll_log_size.py measures its hold).
+With several processes the one with shard 0 runs it (the roll log is shared; as with the
+command sync, that process always exists). No commands: nothing here faces Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from discord.ext import commands, tasks
+
+from storage.errors import Busy
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+log = logging.getLogger("wire.storage")
+
+BATCH = 500
+"""Rows a batch reads at most (and so deletes at most)."""
+PAUSE = 0.05
+"""Seconds between two batches, in which the rolls queued behind a batch are written."""
+START_DELAY = 60.0
+"""Seconds after READY before the first run: start-up's own work goes first."""
+
+
+class RollRetention(commands.Cog):
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+
+    @property
+    def days(self) -> int | None:
+        return self.bot.config.roll_log_days
+
+    async def cog_load(self) -> None:
+        if self.bot.background_tasks and self.days is not None and self.bot.config.syncs_commands:
+            self.daily.start()
+
+    async def cog_unload(self) -> None:
+        self.daily.cancel()
+
+    @tasks.loop(hours=24)
+    async def daily(self) -> None:
+        try:
+            await self.prune()
+        except Exception:  # discord.ext.tasks ends a loop for good on an unhandled error
+            log.exception("The roll log's retention job failed; it runs again tomorrow")
+
+    @daily.before_loop
+    async def _before_daily(self) -> None:
+        await self.bot.wait_until_ready()
+        await asyncio.sleep(START_DELAY)
+
+    async def prune(self) -> int:
+        """Delete the rolls logged more than `days` days ago, batch by batch; how many went."""
+        if self.days is None:
+            return 0
+        before = self.bot.now() - timedelta(days=self.days)
+        store, after, deleted = self.bot.store, 0, 0
+        started = time.monotonic()
+        while not self.bot.closing:
+            try:
+                batch = await store.delete_old_rolls(before, after_id=after, batch=BATCH)
+            except Busy:
+                log.warning("Roll log retention: the database is busy; the rest tomorrow")
+                break
+            if batch.last_id is None:
+                break
+            deleted, after = deleted + batch.count, batch.last_id
+            await asyncio.sleep(PAUSE)
+        if deleted:
+            log.info(
+                "Roll log retention: deleted %d rolls older than %d days in %.1f s",
+                deleted,
+                self.days,
+                time.monotonic() - started,
+            )
+        return deleted
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(RollRetention(bot))
