@@ -6,12 +6,16 @@
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
-   1,000 campaigns in 100 guilds; the users are players with an active character), then of
-   `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up;
-   the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
-   its roll-log group commits at close, and they are printed too. Each run also prints the CPU
-   milliseconds an interaction cost the bot's process (every thread) and the stand-in: on two
-   cores the bot's rate is about 1000 / its CPU ms, which says where a gap to the bare bot is.
+   1,000 campaigns in 100 guilds; the users are players with an active character), then of the
+   same `/check` on bench/shaped_barebot.py (a bare discord.py bot with the same options and an
+   answer of the same shape: an embed with fields, a persistent button), then of `/ping` on
+   tests/e2e/barebot.py (a constant answer), against the same stand-in, same concurrency, after
+   a warm-up; in turn (A B C A B C), --rounds runs each, and their medians. Two ratios each:
+   bot.py / shaped (WIRE's own work) and bot.py / bare (over discord.py's floor). bot.py logs
+   the sizes of its roll-log group commits at close, and they are printed too. Each run also
+   prints the CPU milliseconds an interaction cost the bot's process (every thread) and the
+   stand-in: on two cores the bot's rate is about 1000 / its CPU ms, which says where a gap to
+   the bare bot is.
    --stub-storage adds bot.py with its store stubbed out (bench/stub_bot.py: a fixed campaign
    and character, rolls discarded) to each round: the ceiling storage work leaves us.
    --speed-extra DIR adds both bots again with DIR on their PYTHONPATH, a folder holding
@@ -75,6 +79,8 @@ from tests.e2e.wire_support import (
 LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
 STUB_BOT = REPO_ROOT / "bench" / "stub_bot.py"
+SHAPED = REPO_ROOT / "bench" / "shaped_barebot.py"
+SHAPED_NAME = "shaped_barebot.py /check"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
@@ -354,6 +360,7 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         subjects.insert(
             0, Subject(f"bot.py /check, {tree.name}", tree / "bot.py", "check", with_path(tree))
         )
+    subjects.append(Subject(SHAPED_NAME, SHAPED, "check"))
     subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
     if args.speed_extra:
         extra = with_path(args.speed_extra.resolve())
@@ -395,7 +402,15 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         print(f"{subject.name + ' median':<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
               f"{figures['p99']:>9.1f}{'':>9}{figures['bot_cpu']:>9.3f}"
               f"{figures['standin_cpu']:>9.3f}")  # fmt: skip
-    bare = medians[[s.name for s in subjects].index("barebot.py /ping")]
+    names = [s.name for s in subjects]
+    bare = medians[names.index("barebot.py /ping")]
+    shaped = medians[names.index(SHAPED_NAME)]
+    for subject, figures in zip(subjects, medians, strict=True):
+        if subject.bot in (BAREBOT, SHAPED) or subject.speed_extra:
+            continue
+        name = f"ratio {subject.name.split(' /')[0]}{subject.name.partition(',')[2]} / shaped"
+        rate, p50, p99 = (figures[key] / shaped[key] for key in ("rate", "p50", "p99"))
+        print(f"{name:<46}{rate:>9.2f}{p50:>9.2f}{p99:>9.2f}")
     for subject, figures in zip(subjects, medians, strict=True):
         if subject.bot == BAREBOT:
             continue
