@@ -26,7 +26,8 @@
    gets the same 100k-character database through `python -m storage copy`'s code, and the bot
    runs with WIRE_DATABASE=postgresql://..., so SQLite, PostgreSQL and bare are side by side.
    --tree DIR adds another checkout's bot.py (e.g. `git worktree add DIR HEAD~1`) before ours in
-   each round, on the same database: a change measured against the code before it in one run.
+   each round, on the same data (built by that checkout's own code, in its own schema): a
+   change measured against the code before it in one run.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -39,12 +40,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import os
 import random
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -285,6 +288,22 @@ async def throughput(
     return runs
 
 
+def tree_database(tree: Path, work: Path) -> Path:
+    """The benchmark's database as another checkout's own code builds it: a bot refuses a
+    database whose schema is newer than its own, so the code before a migration needs its own."""
+    code = (
+        "from bench.bench_e2e import SIZE; from bench.bench_storage import OUT, ensure; "
+        "print(ensure(OUT, SIZE, rebuild=False))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    built = subprocess.run(
+        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True
+    )
+    db = work / "wire-100k-tree.db"
+    shutil.copyfile(Path(built.stdout.strip().splitlines()[-1]), db)
+    return db
+
+
 def with_path(folder: Path) -> dict[str, str]:
     """The environment that puts `folder` first on a bot's import path."""
     return {"PYTHONPATH": os.pathsep.join((str(folder), str(REPO_ROOT)))}
@@ -370,6 +389,10 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         sys.path.insert(0, str(args.speed_extra.resolve()))
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
+        if args.tree is not None:  # its own copy of the database, in its own schema
+            db = tree_database(args.tree.resolve(), work)
+            tree_env = {**subjects[0].env, "WIRE_DATABASE": str(db)}
+            subjects[0] = dataclasses.replace(subjects[0], env=tree_env)
         runs = asyncio.run(
             throughput(subjects, args.count, args.in_flight, args.rounds, work, postgres_dsn)
         )
