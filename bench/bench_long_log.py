@@ -20,7 +20,9 @@ two databases' calls interleaved so drift on the machine hits both alike:
    holding the writer (p50, p99, max) and the rolls' latency meanwhile (p50, p99, max).
 
 `--keep DIR` builds into DIR and keeps the files (and reuses them next time); the retention
-step deletes rows, so a kept long log shrinks by `--prune` × 500 rows a run.
+step deletes rows, so a kept long log shrinks a little each run. `--postgresql` does it all
+again on a throwaway PostgreSQL server (storage/pg_testing.py, fsync off), the log built by
+`generate_series`.
 """
 
 from __future__ import annotations
@@ -37,9 +39,14 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import asyncpg
+
 from bench.bench_e2e import percentile
 from cogs.retention import BATCH, MIN_BATCH, prune_rolls
+from storage import Store
 from storage.models import RollRecord
+from storage.pg_testing import throwaway_cluster
+from storage.postgres import PostgresStore
 from storage.schema import migrate
 from storage.sqlite import SqliteStore
 
@@ -68,6 +75,46 @@ SELECT 1000000 + (i % 100) / 10, 1 + i % 100, 5000 + i % 100, 10000000 + i % 100
     strftime('%Y-%m-%dT%H:%M:%fZ', :start + i * :step, 'unixepoch')
   FROM n
 """
+
+
+PG_FILL = """
+INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
+    total, target, success, degrees, raw_degrees, character_name, interaction_id, created_at)
+SELECT 1000000 + (i % 100) / 10, 1 + i % 100, 5000 + i % 100, 10000000 + i % 1000, 'check',
+    '{"attribute":"Strength","skill":"Climbing","target":15}', 1 + i % 20, 'rolled',
+    7 + i % 20, 15, CASE WHEN 7 + i % 20 >= 15 THEN 1 ELSE 0 END, 0, 0, 'Hero ' || (i % 1000), i,
+    to_char(to_timestamp($2 + i * $3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  FROM generate_series(1, $1::bigint) AS i
+"""
+
+
+async def build_postgres(dsn: str, rows: int) -> float:
+    """The PostgreSQL database at `dsn` with `rows` rolls, as `build` makes SQLite's."""
+    started = time.perf_counter()
+    store = await PostgresStore.open(dsn)  # the schema, by the store's migrations
+    await store.close()
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.executemany(
+            "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
+            "VALUES ($1, $2, $3, $4, $5)",
+            [(c, guild_of(c), f"Campaign {c}", f"campaign {c}", int(c % 10 == 1))
+             for c in range(1, CAMPAIGNS + 1)],
+        )  # fmt: skip
+        indexes = await conn.fetch(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'roll_log' "
+            "AND indexname <> 'roll_log_pkey'"
+        )
+        for name, _ in indexes:
+            await conn.execute(f"DROP INDEX {name}")
+        start = (END - SPAN).timestamp()
+        await conn.execute(PG_FILL, rows, start, SPAN.total_seconds() / rows)
+        for _, sql in indexes:
+            await conn.execute(sql)
+        await conn.execute("ANALYZE roll_log")
+    finally:
+        await conn.close()
+    return time.perf_counter() - started
 
 
 def build(path: Path, rows: int) -> float:
@@ -123,7 +170,7 @@ def ensure(folder: Path, rows: int) -> Path:
 
 
 class Target:
-    def __init__(self, name: str, store: SqliteStore) -> None:
+    def __init__(self, name: str, store: Store) -> None:
         self.name, self.store = name, store
         self.samples: dict[str, list[float]] = {"roll": [], "history": [], "by_player": []}
         self.interactions = itertools.count(10**15)
@@ -178,7 +225,24 @@ def forget_me(path: Path, user_id: int) -> tuple[float, int, str]:
     return ms, rows, plan
 
 
-async def retention(store: SqliteStore, batches: int) -> tuple[list[float], list[float], int]:
+async def forget_me_postgres(dsn: str, user_id: int) -> tuple[float, int, str]:
+    """forget-me's roll-log delete for one player on PostgreSQL, rolled back: ms, rows, plan."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        sql = "DELETE FROM roll_log WHERE user_id = $1"
+        plan = " / ".join(r[0].strip() for r in await conn.fetch(f"EXPLAIN {sql}", user_id))
+        transaction = conn.transaction()
+        await transaction.start()
+        started = time.perf_counter()
+        status = await conn.execute(sql, user_id)
+        ms = (time.perf_counter() - started) * 1000
+        await transaction.rollback()
+    finally:
+        await conn.close()
+    return ms, int(status.split()[-1]), plan
+
+
+async def retention(store: Store, batches: int) -> tuple[list[float], list[float], int]:
     """`batches` of the retention job, with its pause, beside a roll every 10 ms: each batch's
     ms, each roll's ms meanwhile, rows deleted."""
     target = Target("beside", store)
@@ -206,40 +270,62 @@ async def retention(store: SqliteStore, batches: int) -> tuple[list[float], list
 
 
 def row(name: str, samples: list[float]) -> str:
-    return f"{name:<34}{len(samples):>7}{statistics.median(samples):>10.0f}" \
+    return f"{name:<46}{len(samples):>7}{statistics.median(samples):>10.0f}" \
            f"{percentile(samples, 0.99):>10.0f}"  # fmt: skip
 
 
-async def measure(paths: dict[str, Path], args: argparse.Namespace) -> None:
-    targets = [Target(name, await SqliteStore.open(path)) for name, path in paths.items()]
+async def measure(opened: dict[str, Store], args: argparse.Namespace, engine: str) -> list[float]:
+    """Side by side on each store, then the retention job on the long one; prints the table.
+    The stores are closed at the end."""
+    targets = [Target(name, store) for name, store in opened.items()]
     try:
         await side_by_side(targets, args.ops)
-        long_store = targets[-1].store
-        holds, beside, deleted = await retention(long_store, args.prune)
+        holds, beside, deleted = await retention(targets[-1].store, args.prune)
     finally:
         for target in targets:
             await target.store.close()
-    print(f"\n{args.ops} of each, interleaved; µs; Python {sys.version.split()[0]}, "
-          f"SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs")  # fmt: skip
-    print(f"{'':<34}{'count':>7}{'p50 µs':>10}{'p99 µs':>10}")
+    print(f"\n{engine}: {args.ops} of each, interleaved; Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs")  # fmt: skip
+    print(f"{'':<46}{'count':>7}{'p50 µs':>10}{'p99 µs':>10}")
     for key, label in (("roll", "a roll's write (log_roll)"),
                        ("history", "/history of a campaign"),
                        ("by_player", "/history of a campaign's player")):  # fmt: skip
         for target in targets:
             print(row(f"{label}, {target.name}", target.samples[key]))
         small, large = (statistics.median(t.samples[key]) for t in targets)
-        print(f"{'  ratio long / short (p50)':<34}{large / small:>17.2f}")
+        print(f"{'  ratio long / short (p50)':<46}{large / small:>17.2f}")
+    print(f"retention on the long log: {len(holds)} batches of {MIN_BATCH} to {BATCH} rows, "
+          f"{deleted:,} rows deleted; a batch held the writer p50 {statistics.median(holds):.1f} "
+          f"ms, p99 {percentile(holds, 0.99):.1f} ms, max {max(holds):.1f} ms")  # fmt: skip
+    print(f"rolls logged beside it (one every 10 ms): {len(beside)}, p50 "
+          f"{statistics.median(beside):.2f} ms, p99 {percentile(beside, 0.99):.2f} ms, "
+          f"max {max(beside):.2f} ms")  # fmt: skip
+    return holds
+
+
+async def on_sqlite(paths: dict[str, Path], args: argparse.Namespace) -> None:
+    opened: dict[str, Store] = {name: await SqliteStore.open(p) for name, p in paths.items()}
+    await measure(opened, args, f"SQLite {sqlite3.sqlite_version}")
     for name, path in paths.items():
         ms, rows, plan = forget_me(path, player(7))
         print(f"forget-me's roll-log delete, {name}: {rows:,} rows in {ms:.1f} ms "
               f"(rolled back); plan: {plan}")  # fmt: skip
-    print(f"retention on the long log: {len(holds)} batches of {MIN_BATCH} to {BATCH} rows, "
-          f"{deleted:,} rows "
-          f"deleted; a batch held the writer p50 {statistics.median(holds):.1f} ms, "
-          f"p99 {percentile(holds, 0.99):.1f} ms, max {max(holds):.1f} ms")  # fmt: skip
-    print(f"rolls logged beside it (one every 10 ms): {len(beside)}, p50 "
-          f"{statistics.median(beside):.2f} ms, p99 {percentile(beside, 0.99):.2f} ms, "
-          f"max {max(beside):.2f} ms")  # fmt: skip
+
+
+async def on_postgres(args: argparse.Namespace) -> None:
+    with throwaway_cluster() as cluster:
+        dsns = {}
+        for rows in (args.small, args.rows):
+            dsn = cluster.create_database(f"wire_long_{rows}")
+            print(f"  PostgreSQL, {rows:,} rolls: building ...", end="", flush=True)
+            print(f" {await build_postgres(dsn, rows):.1f} s", flush=True)
+            dsns[f"{rows:,} rolls"] = dsn
+        opened: dict[str, Store] = {n: await PostgresStore.open(d) for n, d in dsns.items()}
+        await measure(opened, args, "PostgreSQL 15 (fsync off)")
+        for name, dsn in dsns.items():
+            ms, rows, plan = await forget_me_postgres(dsn, player(7))
+            print(f"forget-me's roll-log delete, {name}: {rows:,} rows in {ms:.1f} ms "
+                  f"(rolled back); plan: {plan}")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -249,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ops", type=int, default=2000, help="measured rounds on each")
     parser.add_argument("--prune", type=int, default=200, help="retention batches measured")
     parser.add_argument("--keep", type=Path, help="build into (and reuse) this folder")
+    parser.add_argument(
+        "--postgresql", action="store_true", help="the same on a throwaway PostgreSQL server"
+    )
     args = parser.parse_args(argv)
     if not 1000 <= args.small < args.rows <= 50_000_000:
         parser.error("--small from 1,000, below --rows, at most 50,000,000")
@@ -257,7 +346,9 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         paths = {f"{args.small:,} rolls": ensure(folder, args.small),
                  f"{args.rows:,} rolls": ensure(folder, args.rows)}  # fmt: skip
-        asyncio.run(measure(paths, args))
+        asyncio.run(on_sqlite(paths, args))
+    if args.postgresql:
+        asyncio.run(on_postgres(args))
     return 0
 
 

@@ -81,14 +81,20 @@ async def burst(standin: Fakecord, table: Table, target: str) -> None:
     assert all(not a.ephemeral and f"{target}: HP" in (a.content or "") for a in answers)
 
 
+async def fight_at_rest(standin: Fakecord, launch_bot: LaunchBot, db: Path):
+    """bot.py on `db`, a fight set up, and its set-up's edits out of the way."""
+    bot = await start_wire(standin, launch_bot, db)
+    table = Table(standin)
+    await set_the_table(table, goblins=1)
+    await asyncio.sleep(SETTLE)
+    return bot, table
+
+
 async def test_ten_changes_in_a_burst_give_a_few_edits_and_the_database_s_state(
     standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "wire.db"
-    bot = await start_wire(standin, launch_bot, db)
-    table = Table(standin)
-    await set_the_table(table, goblins=1)
-    await asyncio.sleep(SETTLE)  # the set-up's edits out of the way
+    bot, table = await fight_at_rest(standin, launch_bot, db)
     started = time.perf_counter()
     await burst(standin, table, "Aria")
     edits = await settled(standin, table, started)
@@ -107,10 +113,7 @@ async def test_a_429_delays_the_tracker_but_keeps_its_last_state(
     standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "wire.db"
-    bot = await start_wire(standin, launch_bot, db)
-    table = Table(standin)
-    await set_the_table(table, goblins=1)
-    await asyncio.sleep(SETTLE)
+    bot, table = await fight_at_rest(standin, launch_bot, db)
 
     def is_tracker_patch(request: FaultRequest) -> bool:
         return request.method == "PATCH" and request.path.endswith(f"/{table.tracker_id}")
