@@ -34,9 +34,10 @@ BATCH = 500
 """Rows a batch reads at most (and so deletes at most)."""
 MIN_BATCH = 50
 HOLD = 0.010
-"""Seconds a batch should hold the writer at most: a slower batch halves the next one (down to
-MIN_BATCH), a batch at under half of it doubles the next (up to BATCH). Deleting a row costs
-its six index entries, so on a long log 500 rows take tens of milliseconds."""
+"""Seconds a batch should hold the writer at most: the first batch is MIN_BATCH rows, a slower
+batch halves the next one (down to MIN_BATCH), a batch at under half of it doubles the next (up
+to BATCH). Deleting a row costs its six index entries, so on a 10-million-row log a batch
+settles near 100 rows (about 0.1 ms a row, measured by bench/bench_long_log.py)."""
 PAUSE = 0.05
 """Seconds between two batches, in which the rolls queued behind a batch are written."""
 START_DELAY = 60.0
@@ -56,7 +57,7 @@ async def prune_rolls(
     Stops when no old row is left, when `stop()` says so, or after `batches` batches.
     `on_batch(batch, seconds)`: each batch and the time its statement took (the benchmark's).
     """
-    after, deleted, size, done = 0, 0, BATCH, 0
+    after, deleted, size, done = 0, 0, MIN_BATCH, 0  # from small: the first pages are cold
     while not stop() and (batches is None or done < batches):
         started = time.monotonic()
         batch = await store.delete_old_rolls(before, after_id=after, batch=size)
