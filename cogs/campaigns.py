@@ -11,7 +11,6 @@ import json
 from typing import TYPE_CHECKING
 
 import discord
-from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
@@ -24,6 +23,7 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt, language_name, speak_for, table_language
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import actor_of, load_roller
 from cogs.utils.text import inert
@@ -64,10 +64,7 @@ def gm_field(campaign: Campaign) -> str:
 
 def language_choices() -> list[app_commands.Choice[str]]:
     """Each language the bot speaks, by its own name ("Deutsch"), and each user's own."""
-    named = [
-        app_commands.Choice(name=Locale.parse(lang).get_display_name(lang).capitalize(), value=lang)
-        for lang in i18n.LANGUAGES
-    ]
+    named = [app_commands.Choice(name=language_name(lang), value=lang) for lang in i18n.LANGUAGES]
     return [*named, app_commands.Choice(name="Each player's own", value=EACH_OWN)]
 
 
@@ -77,9 +74,12 @@ EACH_OWN = "user"
 
 def language_line(campaign: Campaign) -> str:
     if not campaign.language:
-        return tr("each player's own (their Discord language)")
-    lang = i18n.language_of(campaign.language)
-    return Locale.parse(lang).get_display_name(lang).capitalize()
+        return tr(
+            "each player's own (their Discord language); the tracker and defence prompts, "
+            "which the whole table shares, the server's: {language}",
+            language=language_name(table_language()),
+        )
+    return language_name(i18n.language_of(campaign.language))
 
 
 class Campaigns(commands.GroupCog, group_name="campaign"):
@@ -259,7 +259,8 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             show_npc_health=npc_health,
             language=None if language is None else _stored_language(language.value),
         )
-        i18n.use(campaign.language or i18n.language_of(interaction.locale))
+        speak_for(interaction)  # the languages as they are from now on
+        adopt(campaign)
         where = f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else tr("the GMs' DMs")
         await interaction.response.send_message(
             tr(

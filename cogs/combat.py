@@ -29,7 +29,7 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
-from cogs.utils.language import adopt
+from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
@@ -75,6 +75,7 @@ from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
+from wire.odds import DamageRole
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -209,8 +210,8 @@ class Combat(commands.Cog):
         **ATTACK_DESCRIPTIONS,
         vs="The defender's total",
         weapon="Attack with a weapon from your sheet instead of str, skill and base",
-        target="Who you attack: a combatant of this channel's fight or a character; an NPC "
-        "defends at once, a player gets buttons",
+        target="Who you attack: a combatant here or a character; an NPC defends at once, a player "
+        "gets buttons",
         defence="GMs: the defence the NPC target uses (default: its best)",
         **ROLL_DESCRIPTIONS,
     )
@@ -298,6 +299,14 @@ class Combat(commands.Cog):
                 tr(
                     "{name}'s sheet was deleted, so nothing can defend for it. "
                     "Apply damage by hand with /health damage.",
+                    name=inert(member.name),
+                )
+            )
+        if member.health.down:  # never silently deeper below 0, nor counted in the summary
+            raise UserError(
+                tr(
+                    "{name} is down already, so the attack is not rolled. To hurt them further "
+                    "anyway, a GM uses `/health damage`.",
                     name=inert(member.name),
                 )
             )
@@ -436,7 +445,7 @@ class Combat(commands.Cog):
             target_owner=defender.owner_id,
             channel_id=roller.channel_id,
             blow=blow,
-            language=i18n.language(),
+            language=table_language(),
         )
         pending = await self.bot.store.create_pending(
             roller.guild_id,
@@ -457,7 +466,9 @@ class Combat(commands.Cog):
             state=RollState.WAITING,
             pending_id=pending.id,
         )
-        embed = waiting_embed(payload, int(expires_at.timestamp()))
+        with for_table():  # the defender and the table read it; its outcome keeps its language
+            embed = waiting_embed(payload, int(expires_at.timestamp()))
+            view = defence_view(pending.id, defender)
         await deliver(
             self.bot,
             interaction,
@@ -465,7 +476,7 @@ class Combat(commands.Cog):
             embed,
             record,
             what=N_("attack"),
-            view=defence_view(pending.id, defender),
+            view=view,
             ping=defender.owner_id,
         )
         try:
@@ -503,21 +514,22 @@ class Combat(commands.Cog):
                     name=inert(payload.target),
                 )
             )
-        if not campaign.language:  # the table sees the attack in its attacker's language
-            i18n.use(payload.language)
-
+        # The message keeps the language it was posted in (the table's then); what the presser
+        # alone reads speaks theirs.
+        shared = payload.language or table_language()
         if self.bot.now() >= pending.expires_at:
-            await self._close(interaction, guild_id, pending_id, expired_embed(payload))
+            with i18n.speaking(shared):
+                embed = expired_embed(payload)
+            await self._close(interaction, guild_id, pending_id, embed)
             return
         try:
             defender = await store.get_character_by_id(guild_id, campaign.id, payload.target_id)
         except NotFound:
-            gone = tr(
-                "{name} no longer exists, so nobody can defend against this attack.",
-                name=payload.target,
-            )
-            embed = expired_embed(payload, gone)
-            await self._close(interaction, guild_id, pending_id, embed, note=gone)
+            gone = N_("{name} no longer exists, so nobody can defend against this attack.")
+            with i18n.speaking(shared):
+                embed = expired_embed(payload, tr(gone, name=payload.target))
+            note = tr(gone, name=payload.target)
+            await self._close(interaction, guild_id, pending_id, embed, note=note)
             return
         defence_mods = defence_modifiers(defender, defence)
         attack = roll_of(payload.attack)
@@ -555,21 +567,23 @@ class Combat(commands.Cog):
         if not await store.settle_pending(guild_id, pending_id, RollState.DEFENDED, record):
             await self._refuse_stale(interaction, pending_id, ALREADY_RESOLVED)
             return
-        embed = combat_embed(
-            payload.attacker,
-            result,
-            weapon=tr(payload.weapon),
-            # A combatant keeps the name it fights under; a sheet shows its name of now.
-            opponent=payload.target if payload.blow else defender.name,
-            secret=payload.attacker_secret,
-        )
         health = None
         if payload.blow is not None:
-            # A player character's health is the table's to see: shown as numbers.
             health = await self._apply(
                 interaction, campaign, payload.attacker_user, payload.blow, result.damage.amount
             )
+        with i18n.speaking(shared):
+            embed = combat_embed(
+                payload.attacker,
+                result,
+                weapon=tr(payload.weapon),
+                # A combatant keeps the name it fights under; a sheet shows its name of now.
+                opponent=payload.target if payload.blow else defender.name,
+                secret=payload.attacker_secret,
+                side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
+            )
             if health is not None:
+                # A player character's health is the table's to see: shown as numbers.
                 embed.add_field(
                     name=tr("Health"), value=health_line(health, numbers=True), inline=False
                 )
@@ -699,8 +713,7 @@ class Combat(commands.Cog):
         except InvalidValue:  # written by another version: the buttons still go
             embed: discord.Embed | None = None
         else:
-            # No interaction here: the note speaks the attack's language (its attacker's, or
-            # the campaign's fixed one when it was posted).
+            # No interaction here: the note speaks the language the attack was posted in.
             with i18n.speaking(payload.language):
                 embed = expired_embed(payload)
 

@@ -22,7 +22,7 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
-from cogs.utils.language import adopt
+from cogs.utils.language import adopt, for_table, language_name, table_language
 from cogs.utils.options import DieFace, Name
 from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
 from cogs.utils.text import inert
@@ -31,11 +31,11 @@ from cogs.utils.tracker import (
     health_line,
     pool_name,
     refresh_tracker,
+    shared_tracker,
     tracker_embed,
-    tracker_view,
 )
 from storage.models import Campaign, Combatant, Fight, HealthTarget, NewCombatant, TurnChange
-from wire import limits
+from wire import i18n, limits
 from wire.health import Pool
 from wire.i18n import N_, tr, trn
 from wire.initiative import roll_initiative
@@ -72,7 +72,13 @@ def copy_names(base: str, count: int, taken: set[str]) -> list[str]:
 
 
 def turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
-    """Who acts now (their player pinged, no one else), and the effects that just ended."""
+    """Who acts now (their player pinged, no one else), and the effects that just ended: in the
+    table's language, as the tracker it goes with."""
+    with for_table():
+        return _turn_line(change)
+
+
+def _turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
     fight = change.fight
     current = fight.current()
     assert current is not None
@@ -90,6 +96,13 @@ def turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
         tr("{effect} on {name} has ended.", effect=inert(effect), name=inert(name))
         for name, effect in change.ended_effects
     ]
+    if change.skipped:
+        lines.append(
+            tr(
+                "Skipped, being down: {names}.",
+                names=", ".join(f"**{inert(name)}**" for name in change.skipped),
+            )
+        )
     return "\n".join(lines), mentions
 
 
@@ -188,12 +201,19 @@ class Fights(commands.GroupCog, group_name="fight"):
             roller.user_id,
             name or tr("Fight"),
         )
-        await interaction.response.send_message(
-            embed=tracker_embed(fight, roller.campaign, numbers=roller.campaign.show_npc_health),
-            view=tracker_view(fight),
-        )
+        await interaction.response.send_message(**shared_tracker(fight, roller.campaign))
         message = await interaction.original_response()
         await self.bot.store.set_tracker(roller.guild_id, fight.id, message.id)
+        table = table_language()
+        if table != i18n.language():  # the GM would wonder why the tracker is not in theirs
+            await interaction.followup.send(
+                tr(
+                    "The tracker speaks the table's language, {language}, whoever changes it. "
+                    "A GM sets the table's language with `/campaign settings language:`.",
+                    language=language_name(table),
+                ),
+                ephemeral=True,
+            )
 
     @app_commands.command(name="join", description="Join the fight with your active character")
     @app_commands.guild_only()
@@ -337,11 +357,7 @@ class Fights(commands.GroupCog, group_name="fight"):
             ),
         )
         campaign = await self._campaign(change.fight)
-        numbers = campaign.show_npc_health
-        await interaction.response.edit_message(
-            embed=tracker_embed(change.fight, campaign, numbers=numbers),
-            view=tracker_view(change.fight),
-        )
+        await interaction.response.edit_message(**shared_tracker(change.fight, campaign))
         in_order = edits.landed(fight.id, number)
         if interaction.message is not None and interaction.message.id != fight.tracker_message_id:
             await self.bot.store.set_tracker(fight.guild_id, fight.id, interaction.message.id)
@@ -389,16 +405,13 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self._fight(roller)
         campaign = roller.campaign
         old = fight.tracker_message_id
-        await interaction.response.send_message(
-            embed=tracker_embed(fight, campaign, numbers=campaign.show_npc_health),
-            view=tracker_view(fight),
-        )
+        await interaction.response.send_message(**shared_tracker(fight, campaign))
         message = await interaction.original_response()
         await self.bot.store.set_tracker(roller.guild_id, fight.id, message.id)
         if old is not None and old != message.id:
             channel = self.bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
             # Deleted, or out of reach: the new tracker is what counts.
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException), for_table():
                 await channel.get_partial_message(old).edit(
                     content=tr("The tracker moved to the bottom of the channel."),
                     embed=None,
@@ -417,7 +430,9 @@ class Fights(commands.GroupCog, group_name="fight"):
         roller = await load_roller(self.bot, interaction)
         fight = await self._fight(roller)
         ended = await self.bot.store.end_fight(roller.guild_id, fight.id, roller.user_id)
-        await interaction.response.send_message(embed=summary_embed(ended))
+        with for_table():
+            summary = summary_embed(ended)
+        await interaction.response.send_message(embed=summary)
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
 

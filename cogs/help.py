@@ -1,4 +1,9 @@
-"""/help: the commands with examples, and the rules in brief with the rules text's examples."""
+"""/help: the commands with examples, and the rules in brief with the rules text's examples.
+
+All of it in one embed was over 4,400 characters (more in German): a wall nobody reads. So /help
+alone gives an overview, each topic's commands and the rules in brief, and `topic:` shows one
+topic's commands with examples; each reply is a short read within Discord's limits.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils.embeds import NEUTRAL
-from wire.i18n import N_, tr
+from wire.i18n import N_, tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -87,7 +92,30 @@ RULES = N_(
 )
 
 
-def help_embed() -> discord.Embed:
+TOPICS = {
+    "rolls": (N_("Rolls"), "`/check` `/attack` `/defend` `/contest`"),
+    "table": (N_("At the table"), "`/roll` `/odds`"),
+    "crafting": (N_("Crafting"), "`/craft`"),
+    "characters": (N_("Characters"), "`/character`"),
+    "campaigns": (N_("Campaigns"), "`/campaign` `/history`"),
+    "fights": (N_("Fights"), "`/fight` `/health`"),
+    "privacy": (N_("GMs and privacy"), "`/privacy`"),
+}
+"""Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""
+RULES_TOPIC = "rules"
+RULES_TITLE = N_("The rules in brief")
+TOPIC_CHOICES = [
+    app_commands.Choice(name=title, value=value) for value, (title, _) in TOPICS.items()
+] + [app_commands.Choice(name=RULES_TITLE, value=RULES_TOPIC)]
+
+
+def help_embed(topic: str | None = None) -> discord.Embed:
+    """The overview (each topic's commands and the rules in brief), or one topic in full."""
+    if topic == RULES_TOPIC:
+        return discord.Embed(title=tr(RULES_TITLE), description=tr(RULES), colour=NEUTRAL)
+    if topic in TOPICS:
+        title = TOPICS[topic][0]
+        return discord.Embed(title=tr(title), description=tr(COMMANDS[title]), colour=NEUTRAL)
     embed = discord.Embed(
         title=tr("WIRE bot"),
         description=tr(
@@ -95,10 +123,16 @@ def help_embed() -> discord.Embed:
         ),
         colour=NEUTRAL,
     )
-    for name, value in COMMANDS.items():
-        embed.add_field(name=tr(name), value=tr(value), inline=False)
-    embed.add_field(name=tr("The rules in brief"), value=tr(RULES), inline=False)
+    for title, commands_shown in TOPICS.values():
+        more = tr("examples: {command}", command=topic_command(title))
+        embed.add_field(name=tr(title), value=f"{commands_shown} · {more}", inline=False)
+    embed.add_field(name=tr(RULES_TITLE), value=tr(RULES), inline=False)
     return embed
+
+
+def topic_command(title: str) -> str:
+    """`/help topic:Fights` as the reader's client shows it (`/hilfe thema:Kämpfe`)."""
+    return f"`/{trc('name', 'help')} {trc('name', 'topic')}:{trc('choice', title)}`"
 
 
 class Help(commands.Cog):
@@ -106,8 +140,14 @@ class Help(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="The WIRE bot's commands and the rules in brief")
-    async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+    @app_commands.describe(topic="One topic's commands with examples (default: an overview)")
+    @app_commands.choices(topic=TOPIC_CHOICES)
+    async def help(
+        self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None
+    ) -> None:
+        await interaction.response.send_message(
+            embed=help_embed(topic.value if topic else None), ephemeral=True
+        )
 
 
 async def setup(bot: WireBot) -> None:

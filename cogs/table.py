@@ -111,7 +111,7 @@ class Table(commands.Cog):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         rolled = dice_expression.roll(expression, self.bot.rng)
-        embed = free_roll_embed(roller.name, rolled.shown, label)
+        embed = free_roll_embed(roller.name, rolled.shown, label, hint=rolled.hint)
         record = free_roll_record(
             interaction,
             roller,

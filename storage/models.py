@@ -8,7 +8,7 @@ change goes back through the store, where permissions and concurrency are handle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -369,8 +369,8 @@ class PendingAttack:
     blow: Blow | None = None
     """In a running fight: where the damage goes once the defence settles it."""
     language: str | None = None
-    """The attacker's language: the settled attack is shown in it (unless the campaign fixes
-    one), whoever presses the defence button."""
+    """The table's language when the attack was posted (the campaign's fixed one, else the
+    server's): the message keeps it when settled or expired, whoever presses."""
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -509,6 +509,29 @@ class Fight:
     def current(self) -> Combatant | None:
         return next((c for c in self.combatants if c.id == self.current_id), None)
 
+    def next_turn(self) -> NextTurn:
+        """Who acts after the current combatant (the first in order before the first turn),
+        passing over the downed: a combatant at 0 health has no turn to take, and the GM would
+        only click past it. When everyone else is down, the next in order acts all the same."""
+        order, round_number, new_round = self.order(), self.round, False
+        current = self.current()
+        place = -1 if current is None else order.index(current)
+        skipped: list[str] = []
+        first: NextTurn | None = None
+        for _ in range(2 * len(order)):
+            place += 1
+            if place >= len(order):
+                round_number, new_round, place = round_number + 1, True, 0
+                order = replace(self, round=round_number).order()
+            candidate = order[place]
+            if first is None:
+                first = NextTurn(candidate, round_number, new_round)
+            if not candidate.health.down:
+                return NextTurn(candidate, round_number, new_round, tuple(skipped))
+            skipped.append(candidate.name)
+        assert first is not None, "a fight with nobody in it has no next turn"
+        return first
+
     def find(self, name: str) -> Combatant | None:
         folded = name.strip().casefold()
         return next((c for c in self.combatants if c.name.casefold() == folded), None)
@@ -529,6 +552,16 @@ class NewCombatant:
 
 
 @dataclass(frozen=True, slots=True)
+class NextTurn:
+    """Whose turn comes next, in which round, and who was passed over as down."""
+
+    combatant: Combatant
+    round: int
+    new_round: bool
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TurnChange:
     """What /fight next did: the fight after it, and the effects that ran out."""
 
@@ -536,6 +569,8 @@ class TurnChange:
     ended_effects: tuple[tuple[str, str], ...]
     """(combatant name, effect name) of each effect that ended with the turn."""
     new_round: bool
+    skipped: tuple[str, ...] = ()
+    """The combatants passed over because they are down."""
 
 
 @dataclass(frozen=True, slots=True)

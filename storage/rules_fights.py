@@ -36,6 +36,7 @@ from wire.health import (
     HealthChange,
     Pool,
     apply_damage,
+    counted_damage,
     heal,
     set_pool,
 )
@@ -253,28 +254,21 @@ class RuleFights:
                 raise InvalidValue("Nobody is in this fight yet: /fight join or /fight add.")
             current = fight.current()
             ended: list[tuple[str, str]] = []
-            round_number, new_round = fight.round, False
             if current is None:
                 if not campaign.is_gm(actor_id):
                     raise campaign.gm_only(N_("begin the first turn"))
-                upcoming = order[0]
             else:
                 if not current.may_act(actor_id, campaign):
                     raise PermissionDenied(
                         "It is {name}'s turn: only their player or a GM ends it.", name=current.name
                     )
                 ended = await self._count_down(tx, current)
-                place = order.index(current)
-                if place + 1 < len(order):
-                    upcoming = order[place + 1]
-                else:
-                    round_number, new_round = fight.round + 1, True
-                    upcoming = Fight(**{**_fields(fight), "round": round_number}).order()[0]
+            upcoming = fight.next_turn()
             updated = await tx.fetch(
                 "advance_turn",
                 {
-                    "round": round_number,
-                    "current_id": upcoming.id,
+                    "round": upcoming.round,
+                    "current_id": upcoming.combatant.id,
                     "fight_id": fight_id,
                     "step": fight.step,
                 },
@@ -282,7 +276,7 @@ class RuleFights:
             if not updated:  # cannot happen under the write lock; kept as the guarantee
                 raise Conflict("The turn moved on meanwhile. Try again.")
             after = await self._running(tx, guild_id, fight_id)
-            return TurnChange(after, tuple(ended), new_round)
+            return TurnChange(after, tuple(ended), upcoming.new_round, upcoming.skipped)
 
     async def _count_down(self, tx: Transaction, combatant: Combatant) -> list[tuple[str, str]]:
         """Effects on the combatant whose turn ends lose a round; those at 0 end."""
@@ -384,13 +378,13 @@ class RuleFights:
             if target.combatant_id is not None and op == "damage":
                 await tx.execute(
                     "combatant_add_taken",
-                    {"amount": change.amount, "combatant_id": target.combatant_id},
+                    {"amount": change.counted, "combatant_id": target.combatant_id},
                 )
                 if attacker_id is not None:
                     await tx.execute(
                         "combatant_add_dealt_in_fight",
                         {
-                            "amount": change.amount,
+                            "amount": change.counted,
                             "combatant_id": attacker_id,
                             "fight_id": fight_id,
                         },
@@ -494,17 +488,18 @@ class RuleFights:
                 Pool(row[4]),
             )
             moved = row[5] - row[6]
+            counted = counted_damage(row[5], row[6])  # what the damage added to the summary
             if combatant_id is None and character_id is None:
                 raise NotFound("The last change of health was to someone no longer here.")
             target = HealthTarget(combatant_id=combatant_id, character_id=character_id)
             await self._move_pool(tx, target, pool, -moved)
-            if combatant_id is not None and row[8] == "attack":
+            if combatant_id is not None and row[8] in ("attack", "damage"):
                 await tx.execute(
-                    "combatant_add_taken", {"amount": -moved, "combatant_id": combatant_id}
+                    "combatant_add_taken", {"amount": -counted, "combatant_id": combatant_id}
                 )
                 if attacker_id is not None:
                     await tx.execute(
-                        "combatant_add_dealt", {"amount": -moved, "combatant_id": attacker_id}
+                        "combatant_add_dealt", {"amount": -counted, "combatant_id": attacker_id}
                     )
             await tx.execute("health_undone", {"entry_id": entry_id})
             return _health_entry(row, undone=True)

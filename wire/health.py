@@ -110,6 +110,17 @@ class HealthChange:
         """How much the pool moved: positive for damage taken, negative for healing."""
         return self.before - self.after
 
+    @property
+    def counted(self) -> int:
+        """The damage a fight's summary counts: down to 0, not the overkill past it."""
+        return counted_damage(self.before, self.after)
+
+
+def counted_damage(before: int, after: int) -> int:
+    """Of a pool's move from `before` to `after`, the damage above 0: a goblin at 3 hit for 8
+    took 3, and one already down took none (its pool still shows the whole blow)."""
+    return max(0, before) - max(0, after) if after < before else 0
+
 
 def apply_damage(
     health: Health, amount: int, kind: DamageKind = DamageKind.LETHAL, armour: int = 0

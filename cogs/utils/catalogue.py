@@ -11,6 +11,7 @@ translator sees exactly what to do. docs/i18n.md explains the workflow.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,11 @@ the code has no `_`)."""
 
 
 def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | None]]:
+    yield from _babel_messages()
+    yield from in_fstrings()
+
+
+def _babel_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | None]]:
     for source in SOURCES:
         path = ROOT / source
         if path.is_file():
@@ -57,6 +63,45 @@ def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | Non
             path, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
             yield f"{source}/{filename}", lineno, message, context
+
+
+def _source_files() -> Iterator[tuple[str, Path]]:
+    for source in SOURCES:
+        path = ROOT / source
+        files = [path] if path.is_file() else sorted(path.rglob("*.py"))
+        for file in files:
+            yield file.relative_to(ROOT).as_posix(), file
+
+
+def in_fstrings() -> Iterator[tuple[str, int, str | tuple[str, ...], str | None]]:
+    """The messages of `tr(...)` calls inside f-strings (`f"{tr('Roll')}"`), which Babel's
+    extractor does not see on Python 3.11: it reads an f-string as one string token, so such a
+    message was left out of the catalogue and shown in English to everyone."""
+    for where, file in _source_files():
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        for joined in ast.walk(tree):
+            if not isinstance(joined, ast.JoinedStr):
+                continue
+            for node in ast.walk(joined):
+                found = _keyword_call(node)
+                if found is not None:
+                    message, context = found
+                    yield where, node.lineno, message, context
+
+
+def _keyword_call(node: ast.AST) -> tuple[str | tuple[str, ...], str | None] | None:
+    """(message, context) of a call of tr, trn, trc or N_ with its text written out."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        return None
+    texts = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    name = node.func.id
+    if name in ("tr", "N_") and texts:
+        return texts[0], None
+    if name == "trn" and len(texts) >= 2:
+        return (texts[0], texts[1]), None
+    if name == "trc" and len(texts) >= 2:
+        return texts[1], texts[0]
+    return None
 
 
 def _walk(node: object) -> Iterator[tuple[str | None, str]]:

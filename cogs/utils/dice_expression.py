@@ -11,7 +11,10 @@ around it, with no Discord in it:
 - the bot's own randomness: d20 rolls with the `random` module's global generator, so its die is
   given ours (the OS's in production, a scripted one in tests);
 - the result tree as text where user text (an annotation such as `[fire]`) is inert and the
-  only markdown is the bot's own: a strike through dropped dice, the total in bold.
+  only markdown is the bot's own: a strike through dropped dice, the total in bold;
+- dice written the German way, `4W6`, read as `4d6` in any language, and shown with the
+  reader's letter (W in German); the roll log keeps `d`;
+- a hint when `k3` ("keep the 3s", in d20's grammar) looks meant as "keep the highest 3".
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from d20 import diceast
 from cogs.utils.errors import UserError
 from cogs.utils.text import code, inert
 from wire import i18n
-from wire.i18n import N_, tr
+from wire.i18n import N_, tr, trc
 
 EXPRESSION_MAX = 100
 """Characters in an expression: any real roll is far shorter."""
@@ -36,6 +39,16 @@ MAX_SIDES = 1000
 MAX_TOTAL = 10**9
 """Beyond any dice roll; it keeps arithmetic on long numbers out of the roll log's integers."""
 EXAMPLES = N_("`2d6+3`, `4d6kh3` (keep the highest 3) or `d100`")
+_GERMAN_DIE = re.compile(r"(?<![a-z])w(?=[0-9%])")
+"""A German die letter: `4w6`, `w20` (after `normal` lowered it); the grammar has no `w`."""
+KEEP_VALUE = N_(
+    "`{written}` keeps only the dice that show {value}. To keep the highest {value}, write "
+    "`{meant}`."
+)
+DROP_VALUE = N_(
+    "`{written}` drops only the dice that show {value}. To drop the lowest {value}, write "
+    "`{meant}`."
+)
 
 
 class DiceError(UserError):
@@ -56,6 +69,8 @@ class FreeRoll:
     """The same without escapes or bold, for the roll log."""
     dice: int
     """How many dice were rolled, rerolls and explosions included."""
+    hint: str | None = None
+    """What the roller probably meant, when the expression looks like a known slip (`k3`)."""
 
 
 class _Context(d20.RollContext):
@@ -101,8 +116,9 @@ class _Roller(d20.Roller):
         return _Dice.new(node.num, node.size, context=self.context)
 
 
-_STRIKE, _BOLD = "\ue000", "\ue001"
-"""Stand-ins for the bot's own markdown while the line is made inert as a whole."""
+_STRIKE, _BOLD, _DIE = "\ue000", "\ue001", "\ue002"
+"""Stand-ins for the bot's own markdown while the line is made inert as a whole, and for the
+die letter ("d", "W" in German), put in by the language of who reads the line."""
 
 
 class _Text(d20.SimpleStringifier):
@@ -146,18 +162,19 @@ class _Text(d20.SimpleStringifier):
 
     def _str_dice(self, node: d20.Dice) -> str:
         faces = ", ".join(self._stringify(die) for die in node.values)
-        return f"{node.num}d{node.size}{self._str_ops(node.operations)} ({faces})"
+        return f"{node.num}{_DIE}{node.size}{self._str_ops(node.operations)} ({faces})"
 
     def _str_die(self, node: d20.Die) -> str:
         return ", ".join(self._stringify(value) for value in node.values)
 
     @staticmethod
     def shown(line: str) -> str:
-        return inert(line).replace(_STRIKE, "~~").replace(_BOLD, "**")
+        letter = trc("dice", "d")
+        return inert(line).replace(_STRIKE, "~~").replace(_BOLD, "**").replace(_DIE, letter)
 
     @staticmethod
     def plain(line: str) -> str:
-        return line.replace(_STRIKE, "~~").replace(_BOLD, "")
+        return line.replace(_STRIKE, "~~").replace(_BOLD, "").replace(_DIE, "d")
 
 
 def _number(value: int | float) -> str:
@@ -171,10 +188,42 @@ _OUTSIDE_BRACKETS = re.compile(r"\[[^\]]*\]|[^\[]+")
 
 
 def normal(expression: str) -> str:
-    """The expression as the grammar reads it: `4D6KH3` works too (annotations keep their case)."""
+    """The expression as the grammar reads it: `4D6KH3` and the German `4W6` work too
+    (annotations keep their case and their letters)."""
     return _OUTSIDE_BRACKETS.sub(
-        lambda m: m[0] if m[0].startswith("[") else m[0].lower(), expression.strip()
+        lambda m: m[0] if m[0].startswith("[") else _GERMAN_DIE.sub("d", m[0].lower()),
+        expression.strip(),
     )
+
+
+def slip_hint(tree: diceast.Node) -> str | None:
+    """A hint for `4d6k3`: d20 reads `k3` as "keep the dice showing 3", which a player coming
+    from other dice bots means as "keep the highest 3" (`kh3`); likewise `p1` for `pl1`. Given
+    when the number could be a count of the dice rolled (fewer than them)."""
+    pending: list[diceast.Node] = [tree]
+    while pending:
+        node = pending.pop()
+        pending.extend(node.children)
+        if not isinstance(node, diceast.OperatedDice) or not isinstance(node.value, diceast.Dice):
+            continue
+        dice = node.value
+        for operation in node.operations:
+            for selector in operation.sels:
+                if operation.op not in ("k", "p") or selector.cat is not None:
+                    continue
+                if not 1 <= selector.num < dice.num:
+                    continue
+                keep = operation.op == "k"
+                dice_written = f"{dice.num}{trc('dice', 'd')}{dice.size}"
+                written = f"{dice_written}{operation.op}{selector.num}"
+                meant = f"{dice_written}{'kh' if keep else 'pl'}{selector.num}"
+                return tr(
+                    KEEP_VALUE if keep else DROP_VALUE,
+                    written=written,
+                    value=selector.num,
+                    meant=meant,
+                )
+    return None
 
 
 def parse(expression: str) -> diceast.Expression:
@@ -270,4 +319,11 @@ def roll(expression: str, rng: random.Random) -> FreeRoll:
             tr("{expression} cannot be rolled: {why}", expression=code(normal(expression)), why=exc)
         ) from None
 
-    return FreeRoll(normal(expression), total, _Text.shown(line), _Text.plain(line), context.rolls)
+    return FreeRoll(
+        normal(expression),
+        total,
+        _Text.shown(line),
+        _Text.plain(line),
+        context.rolls,
+        slip_hint(tree),
+    )

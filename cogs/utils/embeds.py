@@ -131,6 +131,8 @@ def combat_outcome(result: CombatResult, opponent: str | None = None) -> str:
         degrees = tr("{degrees} for {name}", degrees=degrees, name=inert(opponent))
     if damage.amount == 0:
         return _fully(result.defence, degrees)
+    if damage.amount >= damage.base:  # won the roll by 0 DoS: took nothing off
+        return _for_nothing(result.defence, degrees, damage.amount)
     return _partly(result.defence, degrees, damage.amount, damage.base)
 
 
@@ -148,20 +150,36 @@ def _fully(defence: Defence | None, degrees: str) -> str:
 def _partly(defence: Defence | None, degrees: str, amount: int, base: int) -> str:
     params = {"degrees": degrees, "amount": amount, "base": base}
     if defence is Defence.PARRY:
-        return tr("Parried: {degrees}, {amount} of {base} damage get through", **params)
+        return tr("Parried: {degrees}, {amount} of {base} damage gets through", **params)
     if defence is Defence.BLOCK:
-        return tr("Blocked: {degrees}, {amount} of {base} damage get through", **params)
+        return tr("Blocked: {degrees}, {amount} of {base} damage gets through", **params)
     if defence is Defence.DODGE:
-        return tr("Dodged: {degrees}, {amount} of {base} damage get through", **params)
-    return tr("Defended: {degrees}, {amount} of {base} damage get through", **params)
+        return tr("Dodged: {degrees}, {amount} of {base} damage gets through", **params)
+    return tr("Defended: {degrees}, {amount} of {base} damage gets through", **params)
 
 
-def combat_colour(result: CombatResult) -> discord.Colour:
-    """An attack is green when damage gets through, whoever won the roll (a parried blow that
-    still hurts is no miss); a defence is green when the defender won."""
-    if result.role is DamageRole.ATTACKER:
-        return SUCCESS if result.damage.amount > 0 else FAILURE
-    return FAILURE if result.attacker_won else SUCCESS
+def _for_nothing(defence: Defence | None, degrees: str, amount: int) -> str:
+    """A defence that won the roll by 0 DoS: it takes nothing off, so it is no parry at all."""
+    params = {"degrees": degrees, "amount": amount}
+    if defence is Defence.PARRY:
+        return tr("The parry stops nothing: {degrees}, all {amount} damage gets through", **params)
+    if defence is Defence.BLOCK:
+        return tr("The block stops nothing: {degrees}, all {amount} damage gets through", **params)
+    if defence is Defence.DODGE:
+        return tr("The dodge avoids nothing: {degrees}, all {amount} damage gets through", **params)
+    return tr("The defence stops nothing: {degrees}, all {amount} damage gets through", **params)
+
+
+def combat_colour(result: CombatResult, side: DamageRole | None = None) -> discord.Colour:
+    """Green when it went well for whoever rolled (`side`, default the result's roller), red
+    when not. For the attacker that is damage getting through, whoever won the roll (a parried
+    blow that still hurts is no miss); for the defender, damage taken off: a defence that won
+    by 0 DoS stopped nothing and is red."""
+    damage = result.damage
+    if (side or result.role) is DamageRole.ATTACKER:
+        return SUCCESS if damage.amount > 0 else FAILURE
+    stopped = damage.amount == 0 or damage.amount < damage.base
+    return SUCCESS if not result.attacker_won and stopped else FAILURE
 
 
 def combat_embed(
@@ -172,8 +190,11 @@ def combat_embed(
     opponent: str | None = None,
     secret: bool = False,
     opponent_secret: bool = False,
+    side: DamageRole | None = None,
 ) -> discord.Embed:
-    """`secret`, `opponent_secret`: that side is an NPC whose sheet the table does not see."""
+    """`secret`, `opponent_secret`: that side is an NPC whose sheet the table does not see.
+    `side`: whose roll the message reports, for its colour (the defender's, once they pressed a
+    defence button on an attack; default the result's roller)."""
     attacking = result.role is DamageRole.ATTACKER
     action = tr("Attack") if attacking else tr("Defence")
     if result.defence is not None and not attacking:
@@ -190,7 +211,7 @@ def combat_embed(
     embed = discord.Embed(
         title=clip(title, EMBED_TITLE_MAX),
         description=f"**{combat_outcome(result, opponent)}**\n{text.damage_text(result)}",
-        colour=combat_colour(result),
+        colour=combat_colour(result, side),
     )
     theirs = tr("defence") if attacking else tr("attack")
     _roll_fields(embed, result.roll, theirs, result.opponent_total, secret=secret)
@@ -290,10 +311,16 @@ def hidden_notice(who: str, what: str) -> str:
     )
 
 
-def free_roll_embed(who: str, shown: str, label: str | None = None) -> discord.Embed:
-    """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert)."""
-    return discord.Embed(
+def free_roll_embed(
+    who: str, shown: str, label: str | None = None, *, hint: str | None = None
+) -> discord.Embed:
+    """A /roll: who rolled, and the dice as `dice_expression` showed them (already inert);
+    `hint`: what the roller probably meant (`4d6kh3` for `4d6k3`), for the whole table."""
+    embed = discord.Embed(
         title=clip(f"{inert(who)}: {inert(label or tr('Roll'))}", EMBED_TITLE_MAX),
         description=clip(shown, EMBED_DESCRIPTION_MAX),
         colour=NEUTRAL,
     )
+    if hint:
+        embed.set_footer(text=clip(hint.replace("`", ""), EMBED_FOOTER_MAX))
+    return embed

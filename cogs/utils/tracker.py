@@ -21,6 +21,7 @@ import discord
 
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import NEUTRAL
+from cogs.utils.language import for_table
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
 from wire.health import Health, Pool, descriptor, looks
@@ -34,6 +35,8 @@ log = logging.getLogger("wire.fights")
 T = TypeVar("T")
 NEXT_ID = re.compile(r"wire:fight:(?P<fight>[0-9]+):(?P<step>[0-9]+):next")
 POOL_NAMES = {Pool.HP: N_("HP"), Pool.THP: N_("THP"), Pool.WP: N_("WP")}
+SKIPPED = N_("its turns are skipped")
+"""On a downed combatant's line: the turn order passes over it (Fight.next_turn)."""
 
 
 def pool_name(pool: Pool) -> str:
@@ -95,9 +98,10 @@ def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) ->
             f" · {inert(e.name)}" + (f" ({e.rounds_left})" if e.rounds_left is not None else "")
             for e in combatant.effects
         )
+        skipped = f" · {tr(SKIPPED)}" if combatant.health.down and not fight.ended else ""
         lines.append(
             f"{marker} `{combatant.initiative.total(fight.round):>3}` **{inert(combatant.name)}**"
-            f" · {health_text(combatant, numbers=numbers)}{effects}"
+            f" · {health_text(combatant, numbers=numbers)}{effects}{skipped}"
         )
     embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if not fight.ended:
@@ -139,6 +143,16 @@ def tracker_view(fight: Fight) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     view.add_item(NextButton(fight.id, fight.step))
     return view
+
+
+def shared_tracker(fight: Fight, campaign: Campaign) -> dict[str, Any]:
+    """The tracker message as the channel sees it (`embed` and `view`, to send or edit): in the
+    table's language whoever's interaction edits it, so it never changes language."""
+    with for_table():
+        return {
+            "embed": tracker_embed(fight, campaign, numbers=campaign.show_npc_health),
+            "view": tracker_view(fight),
+        }
 
 
 @dataclass
@@ -223,12 +237,11 @@ async def show_latest(bot: WireBot, guild_id: int, fight_id: int, campaign: Camp
 
 async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:
     """Edit (or post again) the tracker; whether it reached Discord."""
-    embed = tracker_embed(fight, campaign, numbers=campaign.show_npc_health)
-    view = tracker_view(fight)
+    shown = shared_tracker(fight, campaign)
     channel = bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
     if fight.tracker_message_id is not None:
         try:
-            await channel.get_partial_message(fight.tracker_message_id).edit(embed=embed, view=view)
+            await channel.get_partial_message(fight.tracker_message_id).edit(**shown)
             return True
         except discord.NotFound:
             log.info("The tracker of fight %s was deleted; posting it again.", fight.id)
@@ -236,7 +249,7 @@ async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:
             log.warning("Could not edit the tracker of fight %s: %s", fight.id, error)
             return False
     try:
-        message = await channel.send(embed=embed, view=view)
+        message = await channel.send(**shown)
     except discord.HTTPException as error:
         log.warning("Could not post the tracker of fight %s: %s", fight.id, error)
         return False

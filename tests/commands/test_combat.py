@@ -162,7 +162,7 @@ async def test_a_parried_attack_that_still_hurts_is_no_miss(world):
     embed = embed_of(
         await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin")
     )
-    assert embed["description"].startswith("**Parried: 4 DoS for Goblin, 1 of 5 damage get")
+    assert embed["description"].startswith("**Parried: 4 DoS for Goblin, 1 of 5 damage gets")
     assert embed["color"] == 0x2ECC71
     world.dice.push(1, 20)  # 9 against 23: 7 DoS capped at 5, no damage
     embed = embed_of(

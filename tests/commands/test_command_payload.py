@@ -138,3 +138,25 @@ async def test_every_name_description_and_choice_has_its_german_localisation(pay
     assert by_name["attack"]["name_localizations"]["de"] == "angriff"
     assert by_name["check"]["name_localizations"]["de"] == "probe"
     assert set(by_name["attack"]["name_localizations"]) == {"de"}  # English is the default
+
+
+async def test_no_description_is_cut_off(payload):
+    """discord.py cuts a description over 100 characters with "…" (and the catalogue then
+    translates the cut text): every description, in every language, is whole."""
+    cut = []
+    for where, node in _nodes(payload):
+        texts = {"en": node.get("description", ""), **node.get("description_localizations", {})}
+        cut += [f"{where} ({lang}): {text}" for lang, text in texts.items() if text.endswith("…")]
+    assert cut == []
+
+
+async def test_the_stat_name_options_have_german_names(payload):
+    """`attr_name` and `skill_name` were left English in German clients."""
+    check = next(c for c in payload if c["name"] == "check")
+    german = {o["name"]: o["name_localizations"]["de"] for o in check["options"]}
+    assert german["attr_name"] == "attributname"
+    assert german["skill_name"] == "skillname"
+    contest = next(c for c in payload if c["name"] == "contest")
+    german = {o["name"]: o["name_localizations"]["de"] for o in contest["options"]}
+    assert german["opp_attr_name"] == "geg_attributname"
+    assert german["opp_skill_name"] == "geg_skillname"

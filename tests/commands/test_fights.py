@@ -95,8 +95,9 @@ async def test_an_attack_in_a_fight_applies_its_damage_to_that_copy(world):
     assert field(embed, "Health") == "Goblin 2 is down."
     end = await world.alice.slash(world.channel, "fight end")
     summary = embed_of(end)
-    assert "**Jaime**: dealt 30, took 0" in summary["description"]
-    assert "**Goblin 2**: dealt 0, took 30 · down" in summary["description"]
+    # 10 + 10 + the last 1 of its 21 HP: the 9 past 0 are overkill, not damage dealt.
+    assert "**Jaime**: dealt 21, took 0" in summary["description"]
+    assert "**Goblin 2**: dealt 0, took 21 · down" in summary["description"]
     assert field(summary, "Down") == "Goblin 2"
     assert tracker(world).components == []  # no Next button on an ended fight
 

@@ -89,6 +89,7 @@ async def test_only_gms_fix_the_language(world, client_languages):
 async def test_a_fight_in_german_tracker_and_turns(world, client_languages):
     from tests.commands.test_fights import fight_table, lines, tracker
 
+    client_languages.server = "de"  # a German server: the tracker is the table's, in its language
     for member in (world.alice, world.bob, world.carol):
         client_languages.set(member, "de")
     await fight_table(world)
@@ -135,11 +136,12 @@ async def test_the_stores_refusals_speak_german(world, client_languages):
     )
 
 
-async def test_an_attack_on_a_player_stays_in_its_attackers_language(world, client_languages):
+async def test_an_attack_on_a_player_stays_in_the_tables_language(world, client_languages):
     from tests.commands.test_combat import make_ser_carol
 
     await make_jaime(world)
     await make_ser_carol(world)
+    client_languages.server = "de"
     client_languages.set(world.bob, "de")  # Carol's client stays English
     world.dice.push(15)
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")

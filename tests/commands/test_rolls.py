@@ -62,7 +62,7 @@ async def test_defend_shows_how_much_gets_through(world):
     world.dice.push(16)
     embed = embed_of(await world.bob.slash(world.channel, "defend", str=1, skill=2, base=5, vs=13))
     assert embed["color"] == GREEN
-    assert "Defended: 3 DoS, 2 of 5 damage get through" in embed["description"]
+    assert "Defended: 3 DoS, 2 of 5 damage gets through" in embed["description"]
     assert "5 base - 3 DoS = 2 damage" in embed["description"]
 
 

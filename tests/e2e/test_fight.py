@@ -306,13 +306,15 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
     hit = await c("attack", {"weapon": "Cudgel", "target": "Goblin 2", "roll": 20}, by=PLAYER_B)
     assert damage_of(hit.embeds[0]) == 9
     assert field(hit.embeds[0], "Health") == "Goblin 2 is down."
-    await table.shows(lambda: table.line("Goblin 2").endswith("· down"), "Goblin 2 down")
+    await table.shows(
+        lambda: table.line("Goblin 2").endswith("· down · its turns are skipped"), "Goblin 2 down"
+    )
     await table.press_next(by=PLAYER_B)
     await table.turn_of("Goblin 1", 2)
     taken_by["Bram"] = await goblin_attacks(table, "Bram", PLAYER_B, "dodge", 12, before=22)
-    for name in ("Goblin 2", "Goblin 3"):  # Goblin 2 is down, but the order keeps it
-        await c("fight", sub="next")
-        await table.turn_of(name, 2)
+    skipping = await c("fight", sub="next")  # Goblin 2 is down: its turn is passed over
+    assert skipping.content == "Round 2: **Goblin 3**'s turn.\nSkipped, being down: **Goblin 2**."
+    await table.turn_of("Goblin 3", 2)
     await c("fight", sub="next")
     await table.turn_of("Aria", 3)
 
@@ -322,11 +324,14 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
                       by=PLAYER_A)  # fmt: skip
         assert damage_of(hit.embeds[0]) == 10
         assert field(hit.embeds[0], "Health") == f"Goblin 1 is {shown}."
-        await table.shows(lambda s=shown: table.line("Goblin 1").endswith(f"· {s}"), shown)
+        await table.shows(lambda s=shown: f"· {s}" in table.line("Goblin 1"), shown)
     await c("fight", by=PLAYER_A, sub="next")
     await table.turn_of("Bram", 3)
     await table.press_next(by=PLAYER_B)
-    await table.turn_of("Goblin 1", 3)
+    await table.followup(
+        "Round 3: **Goblin 3**'s turn.\nSkipped, being down: **Goblin 1**, **Goblin 2**."
+    )
+    await table.turn_of("Goblin 3", 3)
 
     # ---- the end -------------------------------------------------------------------------
     refused = await c("fight", by=PLAYER_A, sub="end", public=False)
@@ -336,10 +341,12 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
     assert summary["title"] == "⚔️ Ambush: over after 3 rounds"
     a, b = taken_by["Aria"], taken_by["Bram"]
     assert summary["description"].splitlines() == [
-        f"**Aria**: dealt 25, took {a}",
-        f"**Bram**: dealt 18, took {b}",
-        f"**Goblin 1**: dealt {a + b}, took 20 · down",  # npc:Goblin 1 credits that copy
-        "**Goblin 2**: dealt 0, took 23 · down",
+        # Damage down to 0 counts, the overkill past it not: Aria's 5 + 10 + the last 2 of
+        # Goblin 1's 12 HP; Bram's 9 + the last 3 of Goblin 2's 12 THP.
+        f"**Aria**: dealt 17, took {a}",
+        f"**Bram**: dealt 12, took {b}",
+        f"**Goblin 1**: dealt {a + b}, took 12 · down",  # npc:Goblin 1 credits that copy
+        "**Goblin 2**: dealt 0, took 17 · down",
         "**Goblin 3**: dealt 0, took 0",
     ]
     assert field(summary, "Down") == "Goblin 1, Goblin 2"
@@ -362,7 +369,7 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
     for n in (1, 2, 3):
         assert f"⚔️ Ambush: round {n}" in titles
     assert rows(db, "SELECT round, step, tracker_message_id, ended_at IS NOT NULL FROM fights") == [
-        (3, 13, tracker_id, 1)  # 13 turns: 5 + 5 + 2, and the first
+        (3, 12, tracker_id, 1)  # 12 turns: 5 + 4 + 2 (the downed skipped), and the first
     ]
     assert rows(db, "SELECT name, hp_lost, thp_lost FROM combatants WHERE is_npc = 1") == [
         ("Goblin 1", 20, 0),

@@ -1,0 +1,46 @@
+"""/help split by topic: an overview that points to each topic, and each topic in full, every
+reply a short read within Discord's limits, in English and German (issue 20: /hilfe was one
+embed of over 4,400 characters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.help import RULES_TOPIC, TOPICS
+from tests.commands.conftest import embed_of
+from tests.discord_rules import embed_problems
+
+SHORT_READ = 2000
+"""Characters in one reply: a screen of text, not a wall."""
+
+
+def size(embed: dict) -> int:
+    return (
+        len(embed.get("title", ""))
+        + len(embed.get("description", ""))
+        + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+    )
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de"])
+async def test_every_part_of_help_is_a_short_read(world, client_languages, locale):
+    client_languages.set(world.bob, locale)
+    overview = embed_of(await world.bob.slash(world.channel, "help"))
+    assert size(overview) <= SHORT_READ, size(overview)
+    assert embed_problems(overview) == []
+    for topic in [*TOPICS, RULES_TOPIC]:
+        reply = await world.bob.slash(world.channel, "help", topic=topic)
+        assert reply.response.ephemeral
+        embed = embed_of(reply)
+        assert embed_problems(embed) == []
+        assert 100 < size(embed) <= SHORT_READ, (topic, size(embed))
+
+
+async def test_the_overview_points_to_each_topic_in_the_readers_words(world, client_languages):
+    client_languages.set(world.bob, "de")
+    overview = embed_of(await world.bob.slash(world.channel, "help"))
+    fights = next(f for f in overview["fields"] if f["name"] == "Kämpfe")
+    assert fights["value"] == "`/fight` `/health` · Beispiele: `/hilfe thema:Kämpfe`"
+    topic = embed_of(await world.bob.slash(world.channel, "help", topic="fights"))
+    assert topic["title"] == "Kämpfe"
+    assert "`/kampf beginnen name:Hinterhalt`" in topic["description"]
