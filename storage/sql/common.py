@@ -40,7 +40,7 @@ FIGHT_COLUMNS = (
 COMBATANT_COLUMNS = (
     "id, fight_id, name, character_id, controller_id, is_npc, die, die_source, reaction, "
     "surprise, position, hp_max, thp_max, wp_max, armour, hp_lost, thp_lost, wp_lost, dealt, "
-    "taken"
+    "taken, (SELECT portrait FROM characters WHERE characters.id = combatants.character_id)"
 )
 HEALTH_COLUMNS = (
     "id, target_name, is_npc, armour, pool, before, after, user_id, reason, combatant_id, "
@@ -79,7 +79,8 @@ def statements(d: Dialect) -> dict[str, str]:
     campaign = f"SELECT {campaign_columns}\n  FROM campaigns AS c\n"
     character_columns = f"""ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield,
        ch.notes, {d.stats}, {d.weapons},
-       ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost"""
+       ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost,
+       ch.portrait"""
     character = (
         f"SELECT {character_columns}\n  FROM characters AS ch\n"
         "  JOIN campaigns AS c ON c.id = ch.campaign_id\n"
@@ -284,6 +285,14 @@ RETURNING id
         # only stays a day longer).
         "delete_old_rolls": "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log "
         "WHERE id > :after_id ORDER BY id LIMIT :batch) AND created_at < :before RETURNING id",
+        # The NPCs the table has seen roll: of the newest public rolls only, so the look-up
+        # stays on the (campaign_id, id) index however long the log grows.
+        "npcs_in_play": "SELECT DISTINCT ch.name, ch.name_key FROM (SELECT character_id "
+        "FROM roll_log WHERE campaign_id = :campaign_id AND guild_id = :guild_id "
+        "AND hidden = 0 ORDER BY id DESC LIMIT :window) AS r "
+        "JOIN characters AS ch ON ch.id = r.character_id "
+        "WHERE ch.campaign_id = :campaign_id AND ch.is_npc = 1 "
+        "AND ch.name_key LIKE :pattern ESCAPE '\\' ORDER BY ch.name_key LIMIT :limit",
         # ---- pending actions
         "insert_pending": "INSERT INTO pending_actions (guild_id, campaign_id, kind, payload, "
         "expires_at) SELECT c.guild_id, c.id, :kind, :payload, :expires_at FROM campaigns AS c "
