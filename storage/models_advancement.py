@@ -1,6 +1,6 @@
 """Records of character points (CP): a campaign's prices, a character's ledger, an improvement.
 
-Kept apart from storage/models.py: the advancement tables are their own (migration 0011), and
+Kept apart from storage/models.py: the advancement tables are their own (migration 0012), and
 the prices themselves are the rules core's (wire/advancement.py), so these only hold rows.
 """
 

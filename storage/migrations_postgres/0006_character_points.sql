@@ -1,4 +1,4 @@
--- Character points: the PostgreSQL twin of storage/migrations/0011_character_points.sql (read
+-- Character points: the PostgreSQL twin of storage/migrations/0012_character_points.sql (read
 -- it for why each table and column exists); the same columns in the same order.
 
 CREATE TABLE skill_categories (
