@@ -56,6 +56,7 @@ EXTENSIONS = (
     "cogs.fights",
     "cogs.crafting",
     "cogs.characters",
+    "cogs.advancement",
     "cogs.incharacter",
     "cogs.campaigns",
     "cogs.history",

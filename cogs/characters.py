@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.advancement import add_worth_field, cost_command, improve_command
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
@@ -421,10 +422,10 @@ class Characters(commands.GroupCog, group_name="character"):
             raise UserError(
                 tr("{name} is an NPC; only the GMs see NPC sheets.", name=inert(character.name))
             )
+        embed = sheet_embed(character, active)
+        await add_worth_field(self.bot, roller, character, embed)
         await interaction.response.send_message(
-            embed=sheet_embed(character, active),
-            view=sheet_view(character),
-            ephemeral=character.is_npc,
+            embed=embed, view=sheet_view(character), ephemeral=character.is_npc
         )
 
     @app_commands.command(name="list", description="List the campaign's characters")
@@ -756,6 +757,33 @@ class Characters(commands.GroupCog, group_name="character"):
             file=discord.File(io.BytesIO(raw), filename=f"{filename}.json"),
             ephemeral=True,
         )
+
+    # ---- character points (cogs/advancement.py does the work) ----------------------------
+    @app_commands.command(name="improve", description="Spend CP: raise a skill (shows the price)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        skill="The skill (or attribute) to raise; a new skill starts at 1",
+        to="The level to reach (default: one more)",
+        character="The character (default: your active one)",
+        attribute="Raise an attribute instead (only if the table priced them)",
+    )
+    @app_commands.autocomplete(skill=ac.skill_names, character=ac.my_character)
+    async def improve(
+        self,
+        interaction: discord.Interaction,
+        skill: Name,
+        to: app_commands.Range[int, -10, 30] | None = None,
+        character: Name | None = None,
+        attribute: bool = False,
+    ) -> None:
+        await improve_command(self.bot, interaction, skill, to, character, attribute)
+
+    @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.any_character)
+    async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        await cost_command(self.bot, interaction, character)
 
     @app_commands.command(name="import", description="Import characters from an exported JSON file")
     @app_commands.guild_only()

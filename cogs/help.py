@@ -52,6 +52,13 @@ COMMANDS = {
         "`/character delete` · `/character export` · `/character import`. Changes answer only "
         'you. A name close to a known one gets "did you mean...?"; `new:true` keeps it.'
     ),
+    N_("Character points"): N_(
+        "GMs: `/cp categories skills:Parry: combat, Elvish: language` prices skills by WIRE's "
+        "tables · `/cp settings starting_budget:100 attribute_price:10 approval:true` · "
+        "`/cp award amount:10 reason:Session 3 everyone:active characters` · `/cp undo "
+        "character:Jaime`. Players: `/character improve skill:Parry` shows the price, then "
+        "**Spend** · `/cp show` the ledger · `/character cost` what a sheet is worth."
+    ),
     N_("In character"): N_(
         "`/say text:Hold the gate!` speaks as your character, under its name and portrait "
         "(`as:` another of yours, GMs any NPC; `emote:true` an action) · `/me text:draws his "
@@ -103,6 +110,7 @@ TOPICS = {
     "table": (N_("At the table"), "`/roll` `/odds`"),
     "crafting": (N_("Crafting"), "`/craft`"),
     "characters": (N_("Characters"), "`/character`"),
+    "cp": (N_("Character points"), "`/cp` `/character improve`"),
     "incharacter": (N_("In character"), "`/say` `/me` `/character portrait`"),
     "campaigns": (N_("Campaigns"), "`/campaign` `/history`"),
     "fights": (N_("Fights"), "`/fight` `/health`"),

@@ -43,6 +43,10 @@ TABLES = (
     "combatant_effects",
     "health_log",
     "character_posts",
+    "skill_categories",
+    "advancement_settings",
+    "cp_ledger",
+    "cp_requests",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

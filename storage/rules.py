@@ -71,6 +71,7 @@ from storage.rows import (
     roll_params,
     utc_text,
 )
+from storage.rules_advancement import RuleAdvancement
 from storage.rules_fights import RuleFights
 from storage.rules_incharacter import RuleInCharacter
 from storage.sql.common import CAMPAIGN_WIDTH
@@ -227,7 +228,7 @@ async def _first(tx: Transaction, name: str, params: Params) -> Row | None:
     return rows[0] if rows else None
 
 
-class RuleStore(RuleFights, RuleInCharacter, Store):
+class RuleStore(RuleAdvancement, RuleFights, RuleInCharacter, Store):
     """The store over `backend`; open one with `SqliteStore.open(path)`,
     `PostgresStore.open(dsn)` or `storage.open_store()`."""
 
@@ -1365,7 +1366,9 @@ class RuleStore(RuleFights, RuleInCharacter, Store):
 
     # ---- import / export / user data ----------------------------------------------------
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
-        return character_document(await self.get_character(guild_id, campaign_id, name))
+        character = await self.get_character(guild_id, campaign_id, name)
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return character_document(character, None, advancement, ledger)
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
         async with self._read() as tx:
@@ -1374,7 +1377,8 @@ class RuleStore(RuleFights, RuleInCharacter, Store):
                 "characters_of_campaign", {"guild_id": guild_id, "campaign_id": campaign_id}
             )
             characters = [character_from_row(row) for row in rows]
-        return campaign_document(campaign, characters)
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return campaign_document(campaign, characters, None, advancement, ledger)
 
     async def import_data(
         self,
@@ -1532,6 +1536,8 @@ class RuleStore(RuleFights, RuleInCharacter, Store):
             stored = [written[sheet.name.casefold()] for sheet in sheets]
             if plan.kind == "character" and sheets and not sheets[0].is_npc:
                 await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
+            if plan.advancement is not None:
+                await self._import_advancement(tx, campaign, actor_id, plan, written)
             if plan.kind == "campaign" and plan.npc_take10 is not None:
                 await tx.execute(
                     "campaign_set_npc_take10",

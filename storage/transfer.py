@@ -5,7 +5,10 @@ Pure functions, no database: the store calls them, and the tests check every rul
 file takes long enough (around 100 ms, more for a hostile one) that on the event loop, or on a
 thread holding the GIL, it would delay every other guild's rolls.
 
-Format version 1. A character export::
+Format version 2: version 1 with character points added (the campaign's skill categories and
+prices, and the ledger: storage/transfer_advancement.py); a version 1 file still imports, as
+the same document without them, and an export without character points is written as version
+1, exactly as before. A character export::
 
     {
       "format": "wire-bot",
@@ -67,14 +70,16 @@ Numbers are never longer than the largest value allowed (three digits) nor NaN o
 a number is refused where it stands, and is never made into a Python int (5,000 digits would
 make json.loads raise).
 
-A reader of version N accepts exactly version N; a later format gets a new number and this module
-a converter from the old one.
+A reader of version N accepts the versions it can convert (READ_VERSIONS); a later format gets a
+new number and this module a converter from the old one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -93,7 +98,16 @@ from storage.models import (
     Character,
     Weapon,
 )
+from storage.models_advancement import Advancement, LedgerEntry
 from storage.portraits import portrait_problem
+from storage.transfer_advancement import (
+    ADVANCEMENT_FIELDS,
+    AdvancementPlan,
+    advancement_data,
+    check_advancement,
+    check_ledger,
+    ledger_data,
+)
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
@@ -114,7 +128,9 @@ from wire.health import DamageKind
 from wire.i18n import N_
 
 FORMAT = "wire-bot"
-VERSION = 1
+VERSION = 2
+READ_VERSIONS = (1, 2)
+"""Version 1 is version 2 without character points (storage/transfer_advancement.py)."""
 KINDS = ("character", "campaign")
 MAX_IMPORT_BYTES = 1024 * 1024
 MAX_IMPORT_CHARACTERS = 1000
@@ -194,6 +210,8 @@ class ImportPlan:
     characters: tuple[Character, ...]
     campaign_name: str | None = None
     npc_take10: bool | None = None
+    advancement: AdvancementPlan | None = None
+    """Character points: the campaign's prices and the ledger (version 2)."""
 
 
 # ---- export ---------------------------------------------------------------------------------
@@ -236,28 +254,65 @@ def _weapon_data(weapon: Weapon) -> dict[str, Any]:
     return data
 
 
-def _header(kind: str, now: datetime | None) -> dict[str, Any]:
+def _header(kind: str, now: datetime | None, version: int = VERSION) -> dict[str, Any]:
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": version,
         "kind": kind,
         "exported_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
 
-def character_document(character: Character, now: datetime | None = None) -> dict[str, Any]:
-    return {**_header("character", now), "character": character_data(character)}
+def _points(
+    settings: dict[str, Any], ledger: list[dict[str, Any]]
+) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+    """Character points are written only where a table has them: a file without is exactly a
+    version 1 file, which bots that read only version 1 still read; with them it is version 2."""
+    used = {k: v for k, v in settings.items() if v not in (None, False, {})}
+    return (VERSION if used or ledger else 1), used, ledger
+
+
+def character_document(
+    character: Character,
+    now: datetime | None = None,
+    advancement: Advancement | None = None,
+    ledger: Sequence[LedgerEntry] = (),
+) -> dict[str, Any]:
+    version, settings, entries = 1, {}, []
+    if advancement is not None:
+        version, settings, entries = _points(
+            advancement_data(advancement, list(character.skills)),
+            ledger_data(ledger, {character.id: character.name}),
+        )
+    document = {**_header("character", now, version), "character": character_data(character)}
+    if settings:
+        document["campaign"] = settings
+    if entries:
+        document["ledger"] = entries
+    return document
 
 
 def campaign_document(
-    campaign: Campaign, characters: list[Character], now: datetime | None = None
+    campaign: Campaign,
+    characters: list[Character],
+    now: datetime | None = None,
+    advancement: Advancement | None = None,
+    ledger: Sequence[LedgerEntry] = (),
 ) -> dict[str, Any]:
-    return {
-        **_header("campaign", now),
-        "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10},
+    version, settings, entries = 1, {}, []
+    if advancement is not None:
+        version, settings, entries = _points(
+            advancement_data(advancement), ledger_data(ledger, {c.id: c.name for c in characters})
+        )
+    document = {
+        **_header("campaign", now, version),
+        "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10, **settings},
         "characters": [character_data(c) for c in characters],
     }
+    if entries:
+        document["ledger"] = entries
+    return document
 
 
 # ---- import validation ----------------------------------------------------------------------
@@ -439,7 +494,11 @@ class _Checker:
             return None
         kind = document.get("kind")
         body = _BODY_FIELDS.get(kind) if isinstance(kind, str) else None
-        self.obj(document, "", _HEADER_FIELDS + (body or ("character", "campaign", "characters")))
+        version = document.get("version")
+        body = (body or ("character", "campaign", "characters")) + (
+            ("campaign", "ledger") if version == VERSION else ()
+        )
+        self.obj(document, "", _HEADER_FIELDS + body)
         if document.get("format") != FORMAT:
             self.problem(
                 "format",
@@ -447,13 +506,12 @@ class _Checker:
                 expected=repr(FORMAT),
                 value=_show_value(document.get("format")),
             )
-        version = document.get("version")
         if "version" not in document:
             self.problem(
                 "version", N_("missing (this bot reads version {version})"), version=VERSION
             )
             return None
-        if version != VERSION or isinstance(version, bool):
+        if version not in READ_VERSIONS or isinstance(version, bool):
             self.problem(
                 "version",
                 N_(
@@ -461,7 +519,7 @@ class _Checker:
                     "again with a matching bot"
                 ),
                 value=_show_value(version),
-                version=VERSION,
+                version=", ".join(str(v) for v in READ_VERSIONS),
             )
             return None  # another version's body means something else: stop here
         if kind not in KINDS:
@@ -479,14 +537,32 @@ class _Checker:
                 self.problem("character", MISSING)
                 return None
             sheet = self.character(document["character"], "character")
-            return ImportPlan("character", (sheet,) if sheet else ())
+            sheets = (sheet,) if sheet else ()
+            advancement = None
+            if version == VERSION:
+                settings = document.get("campaign")
+                if settings is not None:
+                    self.obj(settings, "campaign", ADVANCEMENT_FIELDS)
+                advancement = self.advancement(document, settings, sheets)
+            return ImportPlan("character", sheets, advancement=advancement)
         return self.campaign(document)
+
+    def advancement(
+        self, document: dict[str, Any], settings: Any, sheets: tuple[Character, ...]
+    ) -> AdvancementPlan:
+        plan = check_advancement(self, settings if isinstance(settings, dict) else {})
+        if "ledger" in document:
+            ledger = check_ledger(self, document["ledger"], [s.name for s in sheets])
+            plan = dataclasses.replace(plan, ledger=ledger)
+        return plan
 
     def campaign(self, document: dict[str, Any]) -> ImportPlan | None:
         name: str | None = None
         npc_take10: bool | None = None
         settings = document.get("campaign")
-        if settings is not None and self.obj(settings, "campaign", _CAMPAIGN_FIELDS) is not None:
+        v2 = document.get("version") == VERSION
+        fields = _CAMPAIGN_FIELDS + (ADVANCEMENT_FIELDS if v2 else ())
+        if settings is not None and self.obj(settings, "campaign", fields) is not None:
             if "name" in settings:
                 problem = name_problem(settings["name"])
                 if problem:
@@ -523,7 +599,8 @@ class _Checker:
                     first_path[key] = path
             if sheet:
                 sheets.append(sheet)
-        return ImportPlan("campaign", tuple(sheets), name, npc_take10)
+        advancement = self.advancement(document, settings, tuple(sheets)) if v2 else None
+        return ImportPlan("campaign", tuple(sheets), name, npc_take10, advancement)
 
     def boolean(self, value: Any, path: str) -> bool | None:
         if not isinstance(value, bool):

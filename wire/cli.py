@@ -15,6 +15,7 @@ from wire import i18n, jsonout, text
 from wire.check import Roll, resolve_check, stat_line
 from wire.combat import resolve_attack, resolve_defence
 from wire.contest import resolve_contest
+from wire.cost_cli import add_cost_parser, run_cost
 from wire.crafting import resolve_craft
 from wire.dice import obtain_die
 from wire.errors import RulesError
@@ -31,6 +32,9 @@ examples:
       Stealth against Perception, both dice given: 20 against 10, 5 DoS
   python -m wire --lang de attack --str 3 --skill 5 --base 5 --vs 13 --roll 15
       the same attack, in German
+  python -m wire cost --category combat --from 3 --to 5
+      Parry 3 -> 5: 45 CP
+  (python -m wire cost --sheet FILE: what an exported sheet is worth, skill by skill)
 """
 
 
@@ -125,11 +129,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     for command in (check, attack, defend, craft, contest):
         _add_die(command)
+    add_cost_parser(sub)
     return parser
 
 
 def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     """Resolve what the arguments ask for: (text lines, JSON object)."""
+    if args.command == "cost":
+        return run_cost(args)
     die = obtain_die(roll=args.roll, take10=args.take10)
     mods = stat_line(args.attr, args.skill, args.mod)
     if args.command == "check":

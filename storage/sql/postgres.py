@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import common, incharacter
+from storage.sql import advancement, common, incharacter
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -144,6 +144,7 @@ STATEMENTS: dict[str, str] = {
     **common.statements(DIALECT),
     **incharacter.statements(DIALECT),
     **OWN,
+    **advancement.STATEMENTS,
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

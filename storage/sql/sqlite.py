@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import common, incharacter
+from storage.sql import advancement, common, incharacter
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -69,4 +69,5 @@ STATEMENTS: dict[str, str] = {
     **common.statements(DIALECT),
     **incharacter.statements(DIALECT),
     **IMPORT,
+    **advancement.STATEMENTS,
 }

@@ -59,6 +59,7 @@ EXPECTED_COMMANDS = {
     "character",
     "check",
     "contest",
+    "cp",
     "craft",
     "defend",
     "fight",

@@ -20,7 +20,17 @@ from storage.copy import TABLES, CopyError, copy_to_postgres
 from storage.models import HealthTarget, NewCombatant, Weapon
 from storage.rules_incharacter import NewPost
 from storage.sqlite import SqliteStore
-from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, manager, roll_record
+from storage.testing import (
+    CHANNEL,
+    GM,
+    GUILD,
+    OTHER_GUILD,
+    OTHER_PLAYER,
+    PLAYER,
+    manager,
+    roll_record,
+)
+from wire.advancement import Category
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
 
@@ -83,6 +93,15 @@ async def _fill(store: SqliteStore) -> None:
     await store.change_health(
         GUILD, campaign.id, GM, HealthTarget(combatant_id=first.id), "damage", 4
     )
+    # Character points: categories, settings, a ledger with an undo, a request.
+    await store.set_skill_categories(GUILD, campaign.id, GM, {"Climbing": Category.ACTION})
+    await store.set_advancement(GUILD, campaign.id, GM, attribute_price=5, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 30, "Session 1")
+    await store.improve(GUILD, campaign.id, GM, ash.id, "Climbing")
+    await store.undo_last_cp(GUILD, campaign.id, GM, ash.id)
+    bo = await store.create_character(GUILD, campaign.id, GM, "Bo", owner_id=OTHER_PLAYER)
+    await store.award_cp(GUILD, campaign.id, GM, [bo.id], 5, "Session 1")
+    assert (await store.improve(GUILD, campaign.id, OTHER_PLAYER, bo.id, "Climbing")).waiting
     await store.set_meta("command_hash:global", "abc")
     await store.set_portrait(GUILD, campaign.id, GM, "Ash", "https://example.com/ash.png")
     await store.record_post(
@@ -139,7 +158,7 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert len(with_ids) == 9
+        assert len(with_ids) == 11
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

@@ -220,7 +220,7 @@ def test_numbers_too_long_or_not_numbers_are_named_problems(number: str, expecte
 def test_a_huge_version_number_is_named_too() -> None:
     raw = '{"format": "wire-bot", "version": ' + "1" * 5000 + ', "kind": "character"}'
     assert problems(raw) == [
-        "version: a number of 5,000 digits is not a version this bot reads (it reads 1); "
+        "version: a number of 5,000 digits is not a version this bot reads (it reads 1, 2); "
         "export it again with a matching bot"
     ]
 
@@ -255,13 +255,13 @@ def test_input_over_one_mib_is_not_even_parsed() -> None:
             "format: expected 'wire-bot', got 'x'; is this a WIRE bot export?",
         ),
         (
-            '{"format": "wire-bot", "version": 2, "kind": "character"}',
-            "version: 2 is not a version this bot reads (it reads 1); export it again with a "
+            '{"format": "wire-bot", "version": 3, "kind": "character"}',
+            "version: 3 is not a version this bot reads (it reads 1, 2); export it again with a "
             "matching bot",
         ),
         (
             '{"format": "wire-bot", "kind": "character"}',
-            "version: missing (this bot reads version 1)",
+            "version: missing (this bot reads version 2)",
         ),
         (
             '{"format": "wire-bot", "version": 1, "kind": "monster"}',
@@ -382,6 +382,7 @@ async def test_export_then_import_round_trip(
     again = await store.export_campaign(GUILD, target.id)
     assert again["characters"] == exported["characters"]
     assert again["campaign"] == {"name": "Target", "npc_take10": False}
+    assert again["version"] == 1  # no character points: a version 1 file, as before
     assert all(c.owner_id == GM for c in imported)  # owned by whoever imported them
 
 

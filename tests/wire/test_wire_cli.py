@@ -220,7 +220,7 @@ def test_help_shows_the_examples_and_they_run() -> None:
     assert JAIME in examples
     assert len(examples) >= 4
     commands = {e[2] if e[0] == "--lang" else e[0] for e in examples}
-    assert commands == {"check", "attack", "defend", "craft", "contest"}
+    assert commands == {"check", "attack", "defend", "craft", "contest", "cost"}
     for example in examples:
         ran = wire(*example)
         assert ran.returncode == 0, (example, ran.stderr)
@@ -402,6 +402,71 @@ def test_an_unknown_language_is_refused() -> None:
     done = wire("--lang", "xx", *JAIME)
     assert done.returncode == 2
     assert "invalid choice: 'xx'" in done.stderr
+
+
+# --- cost: character points -------------------------------------------------------------------
+
+
+def test_cost_parry_three_to_five_prints_45() -> None:
+    done = wire("cost", "--category", "combat", "--from", "3", "--to", "5")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Combat skill 3 -> 5: 45 CP"]
+
+
+def test_cost_elvish_json_and_german() -> None:
+    assert wire_json("cost", "--category", "language", "--to", "2")["cost"] == 6
+    done = wire("--lang", "de", "cost", "--category", "Sprache", "--to", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Skill (Sprache) 0 -> 2: 6 CP"]
+
+
+def test_cost_refuses_a_lowering_and_a_bad_category() -> None:
+    done = wire("cost", "--category", "combat", "--from", "5", "--to", "3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "below" in done.stderr and "Traceback" not in done.stderr
+    done = wire("cost", "--category", "magic", "--to", "3")
+    assert done.returncode == 2 and "combat, action, knowledge or language" in done.stderr
+
+
+def test_cost_itemises_an_exported_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "ash.json"
+    sheet.write_text(
+        json.dumps(
+            {
+                "format": "wire-bot",
+                "version": 2,
+                "kind": "character",
+                "campaign": {"skill_categories": {"Parry": "combat"}},
+                "character": {
+                    "name": "Ash",
+                    "attributes": {"Strength": 3, "Agility": 2},
+                    "skills": {"Parry": 5, "Elvish": 2, "Juggling": 1},
+                },
+            }
+        )
+    )
+    args = ("cost", "--sheet", str(sheet), "--skill-category", "Elvish=language")
+    done = wire(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Ash:",
+        "  Parry 5 (combat): 75 CP",
+        "  Elvish 2 (language): 6 CP",
+        "  Juggling 1: unpriced (no category set)",
+        "  Attributes (5 points): not priced",
+        "Sheet: 81 CP: skills 81, attributes not priced (unpriced: Juggling)",
+    ]
+    obj = wire_json(*args, "--attribute-price", "5")
+    assert obj["sheets"][0]["total"] == 106 and obj["sheets"][0]["unpriced"] == ["Juggling"]
+
+
+def test_cost_sheet_that_is_not_an_export(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    done = wire("cost", "--sheet", str(bad))
+    assert done.returncode == 2 and "is not JSON" in done.stderr and "Traceback" not in done.stderr
+    done = wire("cost", "--sheet", str(tmp_path / "missing.json"))
+    assert done.returncode == 2 and "Cannot read" in done.stderr
 
 
 def test_a_catalogued_language_without_babel_is_refused_with_the_fix(

@@ -1,0 +1,505 @@
+"""Character points at the table: the GMs price and award, the players spend, the ledger shows.
+
+`/cp ...` holds the GMs' settings, awards, the ledger and its undo; `/character improve` and
+`/character cost` join the Characters cog's group (added when this cog loads), so a player finds
+them beside the sheet. An improvement shows its price and waits for the player's confirm; with
+approval on it then waits for a GM, whose Approve / Refuse buttons are DynamicItems naming the
+request, so they work after a restart. The store does the arithmetic's bookkeeping in one
+transaction (storage/rules_advancement.py); the prices are the rules core's (wire/advancement).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.utils import autocomplete as ac
+from cogs.utils.confirm import Confirm
+from cogs.utils.discord_limits import (
+    CONTENT_MAX,
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    EMBED_TITLE_MAX,
+    clip,
+)
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.errors import UserError
+from cogs.utils.options import Name, NameList
+from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.text import inert
+from storage.models import Character
+from storage.models_advancement import MAX_AWARD, Advancement, LedgerEntry, Quote, Totals
+from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
+from wire.advancement_text import summary_line, worth_lines
+from wire.errors import RulesError
+from wire.i18n import N_, tr, trc
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
+KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
+
+
+def decide_id(request_id: int, choice: str) -> str:
+    return f"wire:cp:{request_id}:{choice}"
+
+
+def totals_line(totals: Totals) -> str:
+    line = tr(
+        "CP earned {earned}, spent {spent}, unspent {unspent}",
+        earned=totals.earned,
+        spent=totals.spent,
+        unspent=totals.unspent,
+    )
+    if totals.waiting:
+        line += " " + tr("({waiting} held by waiting improvements)", waiting=totals.waiting)
+    return line
+
+
+def worth_text(advancement: Advancement, character: Character, totals: Totals) -> str:
+    """The sheet's CP field: its worth, its CP, and a flag when over the starting budget."""
+    worth = advancement.worth(character)
+    lines = [inert(summary_line(worth)), totals_line(totals)]
+    over = worth.over(advancement.starting_cp)
+    if over:
+        lines.append(
+            "⚠ "
+            + tr(
+                "Over the starting budget of {budget} CP by {over} CP (the GMs decide).",
+                budget=advancement.starting_cp,
+                over=over,
+            )
+        )
+    return "\n".join(lines)
+
+
+async def add_worth_field(bot: WireBot, roller: Roller, character: Character, embed: Any) -> None:
+    """Put the sheet's CP field on its embed (the Characters cog's /character show calls it)."""
+    advancement = await bot.store.get_advancement(roller.guild_id, roller.campaign.id)
+    ledger = await bot.store.cp_ledger(
+        roller.guild_id, roller.campaign.id, roller.user_id, character.id
+    )
+    value = worth_text(advancement, character, ledger.totals)
+    embed.add_field(name=tr("Character points"), value=clip(value, EMBED_FIELD_VALUE_MAX))
+
+
+def entry_line(entry: LedgerEntry, undone: bool) -> str:
+    when = entry.created_at[:10]
+    what = tr(KIND_WORDS.get(entry.kind, entry.kind))
+    line = f"`#{entry.id}` {when} {what} **{entry.amount:+d} CP**"
+    if entry.stat_name:
+        line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
+    if entry.reason:
+        line += f" · {inert(entry.reason)}"
+    if undone:
+        line += " " + tr("(undone)")
+    return line
+
+
+def quote_text(quote: Quote) -> str:
+    text = tr(
+        "**{name}**: {stat} {before} → {after} costs **{cost} CP** ({available} CP to spend).",
+        name=inert(quote.character.name),
+        stat=inert(quote.stat_name),
+        before=quote.before,
+        after=quote.after,
+        cost=quote.cost,
+        available=quote.totals.available,
+    )
+    if quote.approval:
+        text += " " + tr("A GM approves it before it counts.")
+    return text
+
+
+def _categories(text: str) -> dict[str, Category | None]:
+    """ "Parry: combat, Elvish: language, Juggling: none" as a change of categories."""
+    changes: dict[str, Category | None] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, sep, category = part.rpartition(":") if ":" in part else part.rpartition("=")
+        if not sep or not name.strip():
+            raise UserError(
+                tr(
+                    "Write each skill as `Name: category`, commas between, e.g. `Parry: combat, "
+                    "Elvish: language` (`none` forgets one). {part} has no category.",
+                    part=inert(part.strip()),
+                )
+            )
+        word = category.strip()
+        if word.casefold() in ("none", tr("none").casefold()):
+            changes[name.strip()] = None
+            continue
+        try:
+            changes[name.strip()] = category_of(word)
+        except RulesError as exc:
+            raise UserError(inert(str(exc))) from None
+    return changes
+
+
+class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
+    """A GM's Approve or Refuse of a waiting improvement; the request's id is its state."""
+
+    pattern = DECIDE_ID
+
+    def __init__(self, request_id: int, choice: str) -> None:
+        approve = choice == "approve"
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "Approve") if approve else trc("button", "Refuse"),
+                style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
+                custom_id=decide_id(request_id, choice),
+            )
+        )
+        self.request_id, self.choice = request_id, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> DecideButton:
+        return cls(int(match["request"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+        roller = await load_roller(bot, interaction)
+        request, done = await bot.store.decide_cp_request(
+            interaction.guild_id, self.request_id, roller.user_id, self.choice == "approve"
+        )
+        params = {
+            "stat": inert(request.stat_name),
+            "before": request.level_before,
+            "after": request.level_after,
+            "cost": request.cost,
+            "gm": f"<@{interaction.user.id}>",
+        }
+        if done is not None:
+            text = tr(
+                "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
+                name=inert(done.character.name),
+                **params,
+            )
+        else:
+            text = tr(
+                "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
+                **params,
+            )
+        await interaction.response.edit_message(content=text, view=None)
+
+
+def decide_view(request_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DecideButton(request_id, "approve"))
+    view.add_item(DecideButton(request_id, "refuse"))
+    return view
+
+
+class CharacterPoints(commands.GroupCog, group_name="cp"):
+    """Character points: prices, awards, the ledger."""
+
+    def __init__(self, bot: WireBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DecideButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DecideButton)
+
+    # ---- the GMs' settings -------------------------------------------------------------
+    @app_commands.command(name="categories", description="GMs: give skills their categories")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        skills="e.g. Parry: combat, Elvish: language (none forgets one); empty: show the list"
+    )
+    async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
+        roller = await load_roller(self.bot, interaction)
+        store = self.bot.store
+        if skills.strip():
+            advancement = await store.set_skill_categories(
+                roller.guild_id, roller.campaign.id, roller.user_id, _categories(skills)
+            )
+        else:
+            advancement = await store.get_advancement(roller.guild_id, roller.campaign.id)
+        listed = ", ".join(
+            f"{inert(name)}: {category.label}" for name, category in advancement.categories.items()
+        )
+        await interaction.response.send_message(
+            clip(
+                tr(
+                    "Skill categories of {campaign}: {list}",
+                    campaign=inert(roller.campaign.name),
+                    list=listed,
+                )
+                if listed
+                else tr(
+                    "No skill has a category yet, so no skill has a price. GMs: "
+                    "`/cp categories skills:Parry: combat, Elvish: language`."
+                ),
+                CONTENT_MAX,
+            ),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="settings", description="GMs: attribute point price, starting budget, approval"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        attribute_price="CP per attribute point (the rules give none)",
+        starting_budget="The CP a new character is built with",
+        approval="Improvements wait for a GM's Approve",
+        clear="Forget a setting (back to not set)",
+    )
+    @app_commands.choices(
+        clear=[
+            app_commands.Choice(name="attribute price", value="attribute_price"),
+            app_commands.Choice(name="starting budget", value="starting_budget"),
+        ]
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        attribute_price: app_commands.Range[int, 0, ATTRIBUTE_PRICE_MAX] | None = None,
+        starting_budget: app_commands.Range[int, 0, 100_000] | None = None,
+        approval: bool | None = None,
+        clear: app_commands.Choice[str] | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        store = self.bot.store
+        changes: dict[str, Any] = {}
+        if attribute_price is not None:
+            changes["attribute_price"] = attribute_price
+        if starting_budget is not None:
+            changes["starting_cp"] = starting_budget
+        if clear is not None:
+            changes["attribute_price" if clear.value == "attribute_price" else "starting_cp"] = None
+        if changes or approval is not None:
+            advancement = await store.set_advancement(
+                roller.guild_id, roller.campaign.id, roller.user_id, approval=approval, **changes
+            )
+        else:
+            advancement = await store.get_advancement(roller.guild_id, roller.campaign.id)
+        price = advancement.attribute_price.per_point
+        lines = [
+            tr("Advancement in {campaign}:", campaign=inert(roller.campaign.name)),
+            "- "
+            + (
+                tr("attribute point: {price} CP", price=price)
+                if price is not None
+                else tr("attribute point: not priced (attributes are not bought with CP)")
+            ),
+            "- "
+            + (
+                tr("starting budget: {cp} CP", cp=advancement.starting_cp)
+                if advancement.starting_cp is not None
+                else tr("starting budget: none")
+            ),
+            "- "
+            + (
+                tr("improvements wait for a GM's approval")
+                if advancement.approval
+                else tr("improvements need no approval")
+            ),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # ---- awards and the ledger -----------------------------------------------------------
+    @app_commands.command(name="award", description="GMs: award CP to characters")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        amount=f"CP each (a correction is negative; at most {MAX_AWARD})",
+        reason='Why, e.g. "Session 3: the warrens"',
+        characters="Names, commas between",
+        everyone="Instead: everyone in this channel's fight, or the active characters",
+    )
+    @app_commands.choices(
+        everyone=[
+            app_commands.Choice(name="in this channel's fight", value="fight"),
+            app_commands.Choice(name="active characters", value="active"),
+        ]
+    )
+    async def award(
+        self,
+        interaction: discord.Interaction,
+        amount: app_commands.Range[int, -MAX_AWARD, MAX_AWARD],
+        reason: Name,
+        characters: NameList = "",
+        everyone: app_commands.Choice[str] | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        store = self.bot.store
+        names: list[str | int] = [n.strip() for n in characters.split(",") if n.strip()]
+        if everyone is not None and everyone.value == "fight":
+            fight = await store.running_fight(roller.guild_id, roller.channel_id)
+            if fight is None:
+                raise UserError(tr("No fight is running in this channel. /fight start begins one."))
+            names += [c.character_id for c in fight.combatants if c.character_id and not c.is_npc]
+        elif everyone is not None:
+            names += await store.active_character_ids(roller.guild_id, roller.campaign.id)
+        if not names:
+            raise UserError(tr("Name the characters (`characters:Ash, Bo`) or choose `everyone`."))
+        done = await store.award_cp(
+            roller.guild_id, roller.campaign.id, roller.user_id, names, amount, reason
+        )
+        lines = [tr("{amount} CP: {reason}", amount=f"{amount:+d}", reason=inert(reason))] + [
+            f"- **{inert(sheet.name)}**: {totals_line(totals)}" for sheet, totals in done
+        ]
+        await interaction.response.send_message(clip("\n".join(lines), CONTENT_MAX))
+
+    @app_commands.command(name="show", description="A character's CP ledger and totals")
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.any_character)
+    async def show(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        roller = await load_roller(self.bot, interaction)
+        target: str | int = character or roller.sheet().id
+        ledger = await self.bot.store.cp_ledger(
+            roller.guild_id, roller.campaign.id, roller.user_id, target
+        )
+        lines = [totals_line(ledger.totals)]
+        lines += [entry_line(e, e.id in ledger.undone) for e in ledger.entries]
+        if not ledger.entries:
+            lines.append(tr("No entries yet."))
+        embed = discord.Embed(
+            title=clip(tr("CP of {name}", name=inert(ledger.character.name)), EMBED_TITLE_MAX),
+            description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
+            colour=NEUTRAL,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="undo", description="GMs: undo a character's last CP entry")
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character")
+    @app_commands.autocomplete(character=ac.any_character)
+    async def undo(self, interaction: discord.Interaction, character: Name) -> None:
+        roller = await load_roller(self.bot, interaction)
+        entry, sheet, totals = await self.bot.store.undo_last_cp(
+            roller.guild_id, roller.campaign.id, roller.user_id, character
+        )
+        await interaction.response.send_message(
+            tr("Undone: {entry}", entry=entry_line(entry, False))
+            + "\n"
+            + f"**{inert(sheet.name)}**: {totals_line(totals)}"
+        )
+
+
+# ---- /character improve and /character cost (commands of the Characters cog) ----------------
+async def improve_command(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    skill: str,
+    to: int | None,
+    character: str | None,
+    attribute: bool,
+) -> None:
+    """Show the price, and on the player's confirm spend it and raise the stat in one step (or,
+    with approval on, ask the GMs with Approve / Refuse buttons)."""
+    roller = await load_roller(bot, interaction)
+    store = bot.store
+    target: str | int = character or roller.sheet().id
+    kind = "attribute" if attribute else "skill"
+    quote = await store.quote_improvement(
+        roller.guild_id, roller.campaign.id, roller.user_id, target, skill, to, kind
+    )
+    if not quote.affordable:
+        raise UserError(
+            tr(
+                "{stat} {before} → {after} costs {cost} CP; {name} has {available} CP to "
+                "spend, {missing} CP short. A GM awards CP with /cp award.",
+                stat=inert(quote.stat_name),
+                before=quote.before,
+                after=quote.after,
+                cost=quote.cost,
+                name=inert(quote.character.name),
+                available=quote.totals.available,
+                missing=quote.missing,
+            )
+        )
+
+    async def spend() -> str:
+        done = await store.improve(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            quote.character.id,
+            quote.stat_name,
+            quote.after,
+            kind,
+            expected_cost=quote.cost,
+        )
+        params = {
+            "name": inert(done.character.name),
+            "stat": inert(quote.stat_name),
+            "before": quote.before,
+            "after": quote.after,
+            "cost": quote.cost,
+        }
+        if done.request_id is not None:
+            await interaction.followup.send(
+                tr(
+                    "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
+                    "for {cost} CP.",
+                    user=interaction.user.id,
+                    **params,
+                ),
+                view=decide_view(done.request_id),
+            )
+            return tr(
+                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM; the CP are "
+                "held until then.",
+                **params,
+            )
+        return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)
+
+    await interaction.response.send_message(
+        quote_text(quote),
+        view=Confirm(
+            bot,
+            roller.user_id,
+            interaction,
+            spend,
+            confirm_label=trc("button", "Spend {cost} CP", cost=quote.cost),
+            nothing_done=tr("Nothing was spent."),
+        ),
+        ephemeral=True,
+    )
+
+
+async def cost_command(
+    bot: WireBot, interaction: discord.Interaction, character: str | None
+) -> None:
+    """The sheet's worth itemised: each skill, its category and cost; the attributes; the CP."""
+    roller = await load_roller(bot, interaction)
+    store = bot.store
+    target: str | int = character or roller.sheet().id
+    ledger = await store.cp_ledger(roller.guild_id, roller.campaign.id, roller.user_id, target)
+    advancement = await store.get_advancement(roller.guild_id, roller.campaign.id)
+    sheet = ledger.character
+    if sheet.is_npc and not roller.campaign.is_gm(roller.user_id):
+        raise UserError(
+            tr("{name} is an NPC; only the GMs see NPC sheets.", name=inert(sheet.name))
+        )
+    worth = advancement.worth(sheet)
+    lines = [inert(line.strip()) for line in worth_lines(sheet.name, worth)[1:]]
+    lines.append(worth_text(advancement, sheet, ledger.totals).split("\n", 1)[1])
+    embed = discord.Embed(
+        title=clip(tr("What {name} is worth", name=inert(sheet.name)), EMBED_TITLE_MAX),
+        description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
+        colour=NEUTRAL,
+    )
+    await interaction.response.send_message(embed=embed, ephemeral=sheet.is_npc)
+
+
+async def setup(bot: WireBot) -> None:
+    await bot.add_cog(CharacterPoints(bot))

@@ -1,0 +1,150 @@
+"""Records of character points (CP): a campaign's prices, a character's ledger, an improvement.
+
+Kept apart from storage/models.py: the advancement tables are their own (migration 0012), and
+the prices themselves are the rules core's (wire/advancement.py), so these only hold rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from storage.models import Character
+from wire.advancement import NOT_PRICED, AttributePrice, Category, Worth, sheet_worth
+
+MAX_AWARD = 1000
+"""The most CP one award (or correction) moves: a typo guard, far above any session's award."""
+MAX_EARNED = 100_000
+"""The most CP a character may have earned in all: keeps every sum far inside the columns."""
+MAX_SKILL_CATEGORIES = 200
+"""Skills a campaign can give a category (a sheet holds at most 60)."""
+REASON_MAX = 200
+"""Characters in an entry's reason ("Session 3: the warrens")."""
+LEDGER_SHOWN = 25
+"""Entries `/cp show` lists (the newest); the totals always count them all."""
+
+
+@dataclass(frozen=True, slots=True)
+class Advancement:
+    """A campaign's advancement settings: every one a table's choice, none a silent default."""
+
+    categories: Mapping[str, Category] = field(default_factory=dict)
+    """Skill name (as the GM wrote it) -> its category; look-ups ignore case."""
+    attribute_price: AttributePrice = NOT_PRICED
+    starting_cp: int | None = None
+    """A new character's budget; None: no budget, so nothing is flagged."""
+    approval: bool = False
+    """Improvements wait for a GM's Approve."""
+
+    def category(self, skill: str) -> Category | None:
+        wanted = skill.casefold()
+        for name, category in self.categories.items():
+            if name.casefold() == wanted:
+                return category
+        return None
+
+    def worth(self, character: Character) -> Worth:
+        return sheet_worth(
+            character.skills, character.attributes, self.categories, self.attribute_price
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One award, spend or undo; never changed once written."""
+
+    id: int
+    character_id: int
+    user_id: int
+    kind: str
+    """award, spend or undo."""
+    amount: int
+    """CP gained (an award; a correction is negative) or lost (a spend is negative)."""
+    reason: str
+    stat_kind: str | None
+    stat_name: str | None
+    level_before: int | None
+    level_after: int | None
+    undoes: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    earned: int
+    spent: int
+    waiting: int = 0
+    """CP held by improvements waiting for a GM."""
+
+    @property
+    def unspent(self) -> int:
+        return self.earned - self.spent
+
+    @property
+    def available(self) -> int:
+        """What a new improvement may spend: unspent, less what waiting ones hold."""
+        return self.unspent - self.waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    character: Character
+    entries: tuple[LedgerEntry, ...]
+    """The newest LEDGER_SHOWN, newest first."""
+    totals: Totals
+    undone: frozenset[int] = frozenset()
+    """Ids of the shown entries an undo has reversed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """The price of an improvement, shown before it is paid."""
+
+    character: Character
+    stat_kind: str
+    stat_name: str
+    before: int
+    after: int
+    cost: int
+    category: Category | None
+    totals: Totals
+    approval: bool
+
+    @property
+    def affordable(self) -> bool:
+        return self.cost <= self.totals.available
+
+    @property
+    def missing(self) -> int:
+        return max(0, self.cost - self.totals.available)
+
+
+@dataclass(frozen=True, slots=True)
+class Improvement:
+    """A paid improvement (entry set) or one waiting for a GM (request_id set)."""
+
+    quote: Quote
+    character: Character
+    entry: LedgerEntry | None = None
+    request_id: int | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self.entry is None
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """An improvement waiting for (or decided by) a GM."""
+
+    id: int
+    campaign_id: int
+    character_id: int
+    user_id: int
+    stat_kind: str
+    stat_name: str
+    level_before: int
+    level_after: int
+    cost: int
+    state: str
+    decided_by: int | None

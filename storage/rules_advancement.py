@@ -1,0 +1,677 @@
+"""Character points: a part of `RuleStore` (storage/rules.py), kept in its own module.
+
+The same rules as the rest of the store: each operation is one transaction, and each write's
+is one no other write of the guild interleaves with, so a spend and the sheet change it pays
+for are committed together or not at all, and two improvements racing for the same CP cannot
+both see it unspent (on SQLite and PostgreSQL alike: storage/backend.py's `write`). The ledger
+is append-only: a correction is a negative award, an undo a new entry that reverses one.
+The prices come from `wire.advancement`; nothing here decides a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from storage.backend import Row, Transaction
+from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
+from storage.models import Character
+from storage.models_advancement import (
+    LEDGER_SHOWN,
+    MAX_AWARD,
+    MAX_EARNED,
+    MAX_SKILL_CATEGORIES,
+    REASON_MAX,
+    Advancement,
+    Improvement,
+    Ledger,
+    LedgerEntry,
+    Quote,
+    Request,
+    Totals,
+)
+from storage.validation import (
+    STAT_COUNTS,
+    STAT_RANGES,
+    check_kind,
+    clean_name,
+    normal_text,
+    text_problem,
+)
+from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
+from wire.i18n import N_
+
+KEEP: Any = object()
+"""A setting left as it is (None means "clear it")."""
+STARTING_CP_MAX = 100_000
+MAX_AWARDED_AT_ONCE = 60
+"""Characters one award reaches (a campaign's active characters, a fight's)."""
+
+
+def _entry(row: Row) -> LedgerEntry:
+    return LedgerEntry(*row)
+
+
+def _request(row: Row) -> Request:
+    return Request(*row)
+
+
+def clean_reason(reason: str) -> str:
+    problem = text_problem(reason, REASON_MAX, empty_ok=True)
+    if problem:
+        raise InvalidValue("The reason {problem}. {fix}", problem=problem, fix=problem.fix)
+    return normal_text(reason)
+
+
+class RuleAdvancement:
+    """The CP methods of `RuleStore`."""
+
+    # Provided by RuleStore.
+    _write: Any
+    _read: Any
+    _campaign_by_id: Any
+    _character_by_id: Any
+    _access: Any
+    _require_gm: Any
+
+    # ---- settings -------------------------------------------------------------------------
+    async def _advancement(self, tx: Transaction, campaign_id: int) -> Advancement:
+        where = {"campaign_id": campaign_id}
+        categories = {name: Category(c) for name, c in await tx.fetch("cp_categories", where)}
+        rows = await tx.fetch("cp_settings", where)
+        if not rows:
+            return Advancement(categories)
+        price, starting, approval = rows[0]
+        return Advancement(categories, AttributePrice(price), starting, bool(approval))
+
+    async def get_advancement(self, guild_id: int, campaign_id: int) -> Advancement:
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            return await self._advancement(tx, campaign_id)
+
+    async def set_skill_categories(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        changes: Mapping[str, Category | None],
+        *,
+        replace: bool = False,
+    ) -> Advancement:
+        """Give skills their categories (None: forget a skill's); `replace`: the whole list."""
+        cleaned = {clean_name(name, "skill"): category for name, category in changes.items()}
+        async with self._write(guild_id) as tx:
+            await self._require_gm(
+                tx, guild_id, campaign_id, actor_id, N_("set its skill categories")
+            )
+            where = {"campaign_id": campaign_id}
+            if replace:
+                await tx.execute("cp_drop_categories", where)
+            for name, category in cleaned.items():
+                key = {**where, "name_key": name.casefold()}
+                if category is None:
+                    await tx.execute("cp_drop_category", key)
+                else:
+                    await tx.execute(
+                        "cp_set_category", {**key, "name": name, "category": category.value}
+                    )
+            [(count,)] = await tx.fetch("cp_category_count", where)
+            if count > MAX_SKILL_CATEGORIES:
+                raise InvalidValue(
+                    "A campaign can give at most {limit} skills a category; this would be "
+                    "{count}. Forget some first.",
+                    limit=MAX_SKILL_CATEGORIES,
+                    count=count,
+                )
+            return await self._advancement(tx, campaign_id)
+
+    async def set_advancement(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        *,
+        attribute_price: int | None = KEEP,
+        starting_cp: int | None = KEEP,
+        approval: bool | None = None,
+    ) -> Advancement:
+        """Change the table's settings; KEEP leaves one as it is, None clears it."""
+        if isinstance(attribute_price, int) and not 0 <= attribute_price <= ATTRIBUTE_PRICE_MAX:
+            raise InvalidValue(
+                "An attribute point's price must be between 0 and {high} CP, not {value}.",
+                high=ATTRIBUTE_PRICE_MAX,
+                value=attribute_price,
+            )
+        if isinstance(starting_cp, int) and not 0 <= starting_cp <= STARTING_CP_MAX:
+            raise InvalidValue(
+                "A starting budget must be between 0 and {high} CP, not {value}.",
+                high=STARTING_CP_MAX,
+                value=starting_cp,
+            )
+        async with self._write(guild_id) as tx:
+            await self._require_gm(
+                tx, guild_id, campaign_id, actor_id, N_("change its advancement settings")
+            )
+            now = await self._advancement(tx, campaign_id)
+            await tx.execute(
+                "cp_set_settings",
+                {
+                    "campaign_id": campaign_id,
+                    "attribute_price": now.attribute_price.per_point
+                    if attribute_price is KEEP
+                    else attribute_price,
+                    "starting_cp": now.starting_cp if starting_cp is KEEP else starting_cp,
+                    "approval": int(now.approval if approval is None else approval),
+                },
+            )
+            return await self._advancement(tx, campaign_id)
+
+    # ---- the ledger ------------------------------------------------------------------------
+    async def _totals(self, tx: Transaction, campaign_id: int, character_id: int) -> Totals:
+        where = {"campaign_id": campaign_id, "character_id": character_id}
+        [(earned, spent)] = await tx.fetch("cp_totals", where)
+        [(waiting,)] = await tx.fetch("cp_waiting_total", where)
+        return Totals(int(earned), int(spent), int(waiting))
+
+    async def _add_entry(self, tx: Transaction, **values: Any) -> LedgerEntry:
+        row = {
+            "reason": "",
+            "stat_kind": None,
+            "stat_name": None,
+            "level_before": None,
+            "level_after": None,
+            "undoes": None,
+            **values,
+        }
+        statement = "cp_import_entry" if row.get("created_at") else "cp_insert_entry"
+        if not row.get("created_at"):
+            row.pop("created_at", None)
+        [entry] = await tx.fetch(statement, row)
+        return _entry(entry)
+
+    async def award_cp(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        characters: Sequence[str | int],
+        amount: int,
+        reason: str = "",
+    ) -> list[tuple[Character, Totals]]:
+        """Award `amount` CP (negative: a correction) to each character; GMs only. All or none:
+        a correction that would leave one below what it has spent refuses the whole award."""
+        if amount == 0 or abs(amount) > MAX_AWARD:
+            raise InvalidValue(
+                "An award is 1 to {limit} CP (a correction -1 to -{limit}), not {amount}.",
+                limit=MAX_AWARD,
+                amount=amount,
+            )
+        if not characters:
+            raise InvalidValue("Name at least one character to award CP to.")
+        if len(characters) > MAX_AWARDED_AT_ONCE:
+            raise InvalidValue(
+                "One award reaches at most {limit} characters.", limit=MAX_AWARDED_AT_ONCE
+            )
+        reason = clean_reason(reason)
+        done: list[tuple[Character, Totals]] = []
+        async with self._write(guild_id) as tx:
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("award CP"))
+            seen: set[int] = set()
+            for name in characters:
+                access = await self._access(tx, guild_id, campaign_id, actor_id, name)
+                if access.id in seen:
+                    continue
+                seen.add(access.id)
+                totals = await self._totals(tx, campaign_id, access.id)
+                if totals.earned + amount > MAX_EARNED:
+                    raise InvalidValue(
+                        "{name} would have earned {total} CP, over the limit of {limit}.",
+                        name=access.name,
+                        total=totals.earned + amount,
+                        limit=MAX_EARNED,
+                    )
+                if totals.available + amount < 0:
+                    raise InvalidValue(
+                        "{name} has {available} CP unspent; a correction of {amount} would "
+                        "leave less than nothing. Undo a spend first.",
+                        name=access.name,
+                        available=totals.available,
+                        amount=amount,
+                    )
+                await self._add_entry(
+                    tx,
+                    campaign_id=campaign_id,
+                    character_id=access.id,
+                    user_id=int(actor_id),
+                    kind="award",
+                    amount=amount,
+                    reason=reason,
+                )
+                sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+                done.append((sheet, await self._totals(tx, campaign_id, access.id)))
+        return done
+
+    async def active_character_ids(self, guild_id: int, campaign_id: int) -> list[int]:
+        """The campaign's player characters that someone has active."""
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch("cp_active_characters", {"campaign_id": campaign_id})
+            return [row[0] for row in rows]
+
+    async def cp_ledger(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
+    ) -> Ledger:
+        """A character's newest entries and its totals; an NPC's for GMs only."""
+        async with self._read() as tx:
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            if access.is_npc and not access.actor_is_gm:
+                raise access.campaign.gm_only(N_("see an NPC's CP"))
+            where = {"campaign_id": campaign_id, "character_id": access.id}
+            rows = await tx.fetch("cp_entries", {**where, "limit": LEDGER_SHOWN})
+            undone = frozenset(row[0] for row in await tx.fetch("cp_undone_ids", where))
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            return Ledger(
+                sheet,
+                tuple(_entry(r) for r in rows),
+                await self._totals(tx, campaign_id, access.id),
+                undone,
+            )
+
+    async def campaign_ledger(self, guild_id: int, campaign_id: int) -> list[LedgerEntry]:
+        """Every entry of the campaign, oldest first (for its export)."""
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch("cp_campaign_entries", {"campaign_id": campaign_id})
+            return [_entry(r) for r in rows]
+
+    async def undo_last_cp(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
+    ) -> tuple[LedgerEntry, Character, Totals]:
+        """Reverse the character's last entry not yet undone (a spend lowers the stat again);
+        GMs only. Returns the entry undone."""
+        async with self._write(guild_id) as tx:
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("undo CP entries"))
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            where = {"campaign_id": campaign_id, "character_id": access.id}
+            rows = await tx.fetch("cp_last_open_entry", where)
+            if not rows:
+                raise NotFound("{name} has no CP entry left to undo.", name=access.name)
+            last = _entry(rows[0])
+            totals = await self._totals(tx, campaign_id, access.id)
+            if last.kind == "spend" and last.stat_name and last.stat_kind:
+                sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+                now = _stat(sheet, last.stat_kind, last.stat_name)
+                if now != last.level_after:
+                    raise Conflict(
+                        "{stat} is at {now}, not the {after} that entry paid for: change it "
+                        "back first, or correct with an award.",
+                        stat=last.stat_name,
+                        now=now if now is not None else "-",
+                        after=last.level_after,
+                    )
+                await tx.execute(
+                    "cp_set_stat_value",
+                    {
+                        "value": last.level_before,
+                        "character_id": access.id,
+                        "kind": last.stat_kind,
+                        "name_key": last.stat_name.casefold(),
+                    },
+                )
+            elif totals.available - last.amount < 0:
+                raise Conflict(
+                    "{name} has spent those CP already: undo the spends first.", name=access.name
+                )
+            await self._add_entry(
+                tx,
+                **where,
+                user_id=int(actor_id),
+                kind="undo",
+                amount=-last.amount,
+                reason=last.reason,
+                stat_kind=last.stat_kind,
+                stat_name=last.stat_name,
+                level_before=last.level_after,
+                level_after=last.level_before,
+                undoes=last.id,
+            )
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            return last, sheet, await self._totals(tx, campaign_id, access.id)
+
+    # ---- export and import -----------------------------------------------------------------
+    async def advancement_for_export(
+        self, guild_id: int, campaign_id: int
+    ) -> tuple[Advancement, list[LedgerEntry]]:
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            advancement = await self._advancement(tx, campaign_id)
+            rows = await tx.fetch("cp_campaign_entries", {"campaign_id": campaign_id})
+            return advancement, [_entry(r) for r in rows]
+
+    async def _import_advancement(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        plan: Any,
+        written: Mapping[str, Sequence[int]],
+    ) -> None:
+        """An import's CP part, in the import's transaction: a campaign file's prices (a GM's
+        import), the categories of skills the campaign has none for, and the ledger (GMs only;
+        onto characters without entries here, so nothing is counted twice)."""
+        advancement = plan.advancement
+        is_gm = campaign.is_gm(actor_id)
+        where = {"campaign_id": campaign.id}
+        if advancement.ledger and not is_gm:
+            raise campaign.gm_only(N_("import a CP ledger"))
+        if is_gm and advancement.categories:
+            now = await self._advancement(tx, campaign.id)
+            for name, category in advancement.categories.items():
+                if plan.kind == "campaign" or now.category(name) is None:
+                    await tx.execute(
+                        "cp_set_category",
+                        {
+                            **where,
+                            "name_key": name.casefold(),
+                            "name": name,
+                            "category": category.value,
+                        },
+                    )
+        if plan.kind == "campaign" and (
+            advancement.has_attribute_price
+            or advancement.has_starting_cp
+            or advancement.approval is not None
+        ):
+            now = await self._advancement(tx, campaign.id)
+            await tx.execute(
+                "cp_set_settings",
+                {
+                    **where,
+                    "attribute_price": advancement.attribute_price
+                    if advancement.has_attribute_price
+                    else now.attribute_price.per_point,
+                    "starting_cp": advancement.starting_cp
+                    if advancement.has_starting_cp
+                    else now.starting_cp,
+                    "approval": int(
+                        now.approval if advancement.approval is None else advancement.approval
+                    ),
+                },
+            )
+        if not advancement.ledger:
+            return
+        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
+        for key in {entry.character.casefold() for entry in advancement.ledger}:
+            rows = await tx.fetch("cp_entries", {**where, "character_id": ids[key], "limit": 1})
+            if rows:
+                raise Conflict(
+                    "{name} already has CP entries in this campaign, so the file's ledger "
+                    "would count twice. Import it under another name, or without its ledger.",
+                    name=next(
+                        e.character for e in advancement.ledger if e.character.casefold() == key
+                    ),
+                )
+        new_ids: list[int] = []
+        for entry in advancement.ledger:
+            row = await self._add_entry(
+                tx,
+                **where,
+                character_id=ids[entry.character.casefold()],
+                user_id=int(actor_id),
+                kind=entry.kind,
+                amount=entry.amount,
+                reason=entry.reason,
+                stat_kind=entry.stat_kind,
+                stat_name=entry.stat_name,
+                level_before=entry.level_before,
+                level_after=entry.level_after,
+                undoes=new_ids[entry.undoes] if entry.undoes is not None else None,
+                created_at=entry.created_at,
+            )
+            new_ids.append(row.id)
+
+    # ---- spending --------------------------------------------------------------------------
+    async def _quote(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        kind: str,
+        stat: str,
+        to_level: int | None,
+    ) -> tuple[Quote, bool]:
+        check_kind(kind)
+        stat = clean_name(stat, kind)
+        access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+        if access.is_npc and not access.actor_is_gm:
+            raise access.campaign.gm_only(N_("improve NPCs"))
+        if not access.actor_is_gm and access.owner_id != actor_id:
+            raise PermissionDenied(N_("You can only spend CP on your own characters."))
+        sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+        advancement = await self._advancement(tx, campaign_id)
+        before = _stat(sheet, kind, stat)
+        name = _stat_name(sheet, kind, stat) or stat
+        if before is None and kind == "attribute":
+            raise NotFound(
+                "{name} has no attribute named {stat}. Add it to the sheet first.",
+                name=sheet.name,
+                stat=repr(stat),
+            )
+        start = before if before is not None else 0
+        after = to_level if to_level is not None else start + 1
+        low, high = STAT_RANGES[kind]
+        if not low <= after <= high:
+            raise InvalidValue(
+                "{stat} can go up to {high}, not {after}.", stat=name, high=high, after=after
+            )
+        if after <= start:
+            raise InvalidValue(
+                "{stat} is at {level} already: CP only raise it (give a higher level).",
+                stat=name,
+                level=start,
+            )
+        category = advancement.category(name) if kind == "skill" else None
+        if kind == "skill":
+            if category is None:
+                raise InvalidValue(
+                    "{stat} has no category, so it has no price. A GM sets it with /cp categories.",
+                    stat=name,
+                )
+            cost = step_cost(category, start, after)  # in range and rising: checked above
+        else:
+            price = advancement.attribute_price.cost(start, after)
+            if price is None:
+                raise InvalidValue(
+                    "This table has not priced attribute points, so attributes are not "
+                    "bought with CP. A GM sets a price with /cp settings."
+                )
+            cost = price
+        if before is None:
+            [(count, _exists)] = await tx.fetch(
+                "stat_count", {"name_key": name.casefold(), "character_id": sheet.id, "kind": kind}
+            )
+            if count >= STAT_COUNTS[kind]:
+                raise InvalidValue(
+                    "{name} already has {count} {kind}s, the limit. Remove one first.",
+                    name=sheet.name,
+                    count=count,
+                    kind=kind,
+                )
+        totals = await self._totals(tx, campaign_id, sheet.id)
+        quote = Quote(sheet, kind, name, start, after, cost, category, totals, advancement.approval)
+        return quote, access.actor_is_gm
+
+    async def quote_improvement(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        stat: str,
+        to_level: int | None = None,
+        kind: str = "skill",
+    ) -> Quote:
+        """The price of raising `stat` by one level (or to `to_level`), before it is paid."""
+        async with self._read() as tx:
+            quote, _gm = await self._quote(
+                tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
+            )
+            return quote
+
+    async def improve(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        stat: str,
+        to_level: int | None = None,
+        kind: str = "skill",
+        *,
+        expected_cost: int | None = None,
+    ) -> Improvement:
+        """Spend CP and raise the stat in one transaction, or (with approval on, for a player)
+        file a request that holds the CP until a GM decides. `expected_cost`: the price the
+        user confirmed; a different one now (the sheet or the categories changed) refuses."""
+        async with self._write(guild_id) as tx:
+            quote, gm = await self._quote(
+                tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
+            )
+            if expected_cost is not None and quote.cost != expected_cost:
+                raise Conflict(
+                    "The price changed to {cost} CP since it was shown; ask again.",
+                    cost=quote.cost,
+                )
+            _require_affordable(quote)
+            sheet_id = quote.character.id
+            if quote.approval and not gm:
+                [(request_id,)] = await tx.fetch(
+                    "cp_insert_request",
+                    {
+                        "campaign_id": campaign_id,
+                        "character_id": sheet_id,
+                        "user_id": int(actor_id),
+                        "stat_kind": kind,
+                        "stat_name": quote.stat_name,
+                        "level_before": quote.before,
+                        "level_after": quote.after,
+                        "cost": quote.cost,
+                    },
+                )
+                return Improvement(quote, quote.character, request_id=request_id)
+            entry = await self._spend(tx, campaign_id, actor_id, quote)
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, sheet_id)
+            return Improvement(quote, sheet, entry=entry)
+
+    async def _spend(
+        self, tx: Transaction, campaign_id: int, actor_id: int, quote: Quote
+    ) -> LedgerEntry:
+        await tx.execute(
+            "insert_stat",
+            {
+                "character_id": quote.character.id,
+                "kind": quote.stat_kind,
+                "name_key": quote.stat_name.casefold(),
+                "name": quote.stat_name,
+                "value": quote.after,
+            },
+        )
+        return await self._add_entry(
+            tx,
+            campaign_id=campaign_id,
+            character_id=quote.character.id,
+            user_id=int(actor_id),
+            kind="spend",
+            amount=-quote.cost,
+            stat_kind=quote.stat_kind,
+            stat_name=quote.stat_name,
+            level_before=quote.before,
+            level_after=quote.after,
+        )
+
+    async def get_cp_request(self, guild_id: int, request_id: int) -> Request | None:
+        async with self._read() as tx:
+            rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
+            return _request(rows[0]) if rows else None
+
+    async def decide_cp_request(
+        self, guild_id: int, request_id: int, actor_id: int, approve: bool
+    ) -> tuple[Request, Improvement | None]:
+        """Approve (spend and raise, if the sheet and the CP still allow it) or refuse a
+        waiting improvement; GMs only, and once."""
+        async with self._write(guild_id) as tx:
+            rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
+            if not rows:
+                raise NotFound("That improvement request is gone.")
+            request = _request(rows[0])
+            await self._require_gm(
+                tx, guild_id, request.campaign_id, actor_id, N_("decide improvements")
+            )
+            if request.state != "waiting":
+                raise Conflict("That improvement was {state} already.", state=request.state)
+            improvement = None
+            if approve:
+                # Priced again now: the sheet, categories or CP may have moved meanwhile.
+                await tx.execute(
+                    "cp_decide_request",
+                    {"state": "approved", "user_id": int(actor_id), "request_id": request_id},
+                )
+                quote, _gm = await self._quote(
+                    tx,
+                    guild_id,
+                    request.campaign_id,
+                    actor_id,
+                    request.character_id,
+                    request.stat_kind,
+                    request.stat_name,
+                    request.level_after,
+                )
+                if quote.before != request.level_before:
+                    raise Conflict(
+                        "{stat} is at {now} now, not {before}: refuse this one and ask again.",
+                        stat=request.stat_name,
+                        now=quote.before,
+                        before=request.level_before,
+                    )
+                _require_affordable(quote)
+                entry = await self._spend(tx, request.campaign_id, request.user_id, quote)
+                sheet = await self._character_by_id(
+                    tx, guild_id, request.campaign_id, request.character_id
+                )
+                improvement = Improvement(quote, sheet, entry=entry)
+            else:
+                await tx.execute(
+                    "cp_decide_request",
+                    {"state": "refused", "user_id": int(actor_id), "request_id": request_id},
+                )
+            rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
+            return _request(rows[0]), improvement
+
+
+def _require_affordable(quote: Quote) -> None:
+    if not quote.affordable:
+        raise InvalidValue(
+            "{stat} {before} -> {after} costs {cost} CP; {name} has {available} CP to spend, "
+            "{missing} CP short.",
+            stat=quote.stat_name,
+            before=quote.before,
+            after=quote.after,
+            cost=quote.cost,
+            name=quote.character.name,
+            available=quote.totals.available,
+            missing=quote.missing,
+        )
+
+
+def _stat(sheet: Character, kind: str, name: str) -> int | None:
+    stats = sheet.skills if kind == "skill" else sheet.attributes
+    wanted = name.casefold()
+    return next((v for k, v in stats.items() if k.casefold() == wanted), None)
+
+
+def _stat_name(sheet: Character, kind: str, name: str) -> str | None:
+    stats = sheet.skills if kind == "skill" else sheet.attributes
+    wanted = name.casefold()
+    return next((k for k in stats if k.casefold() == wanted), None)

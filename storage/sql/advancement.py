@@ -1,0 +1,79 @@
+"""The statements of character points (storage/rules_advancement.py), portable as written.
+
+Kept out of storage/sql/common.py so the advancement tables' SQL is in one place; both
+catalogues add these. Every statement is scoped by campaign (the rules check the campaign's
+guild first, in the same transaction).
+"""
+
+from __future__ import annotations
+
+LEDGER_COLUMNS = (
+    "id, character_id, user_id, kind, amount, reason, stat_kind, stat_name, level_before, "
+    "level_after, undoes, created_at"
+)
+REQUEST_COLUMNS = (
+    "id, campaign_id, character_id, user_id, stat_kind, stat_name, level_before, level_after, "
+    "cost, state, decided_by"
+)
+
+STATEMENTS: dict[str, str] = {
+    "cp_categories": "SELECT name, category FROM skill_categories "
+    "WHERE campaign_id = :campaign_id ORDER BY name_key",
+    "cp_category_count": "SELECT count(*) FROM skill_categories WHERE campaign_id = :campaign_id",
+    "cp_set_category": "INSERT INTO skill_categories (campaign_id, name_key, name, category) "
+    "VALUES (:campaign_id, :name_key, :name, :category) ON CONFLICT (campaign_id, name_key) "
+    "DO UPDATE SET name = excluded.name, category = excluded.category",
+    "cp_drop_category": "DELETE FROM skill_categories "
+    "WHERE campaign_id = :campaign_id AND name_key = :name_key",
+    "cp_drop_categories": "DELETE FROM skill_categories WHERE campaign_id = :campaign_id",
+    "cp_settings": "SELECT attribute_price, starting_cp, approval FROM advancement_settings "
+    "WHERE campaign_id = :campaign_id",
+    "cp_set_settings": "INSERT INTO advancement_settings "
+    "(campaign_id, attribute_price, starting_cp, approval) "
+    "VALUES (:campaign_id, :attribute_price, :starting_cp, :approval) "
+    "ON CONFLICT (campaign_id) DO UPDATE SET attribute_price = excluded.attribute_price, "
+    "starting_cp = excluded.starting_cp, approval = excluded.approval",
+    "cp_totals": """
+SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount ELSE 0 END), 0),
+       coalesce(sum(CASE WHEN l.kind = 'spend' OR u.kind = 'spend' THEN -l.amount ELSE 0 END), 0)
+  FROM cp_ledger AS l
+  LEFT JOIN cp_ledger AS u ON u.id = l.undoes
+ WHERE l.campaign_id = :campaign_id AND l.character_id = :character_id
+""",
+    "cp_waiting_total": "SELECT coalesce(sum(cost), 0) FROM cp_requests "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting'",
+    "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id "
+    "ORDER BY id DESC LIMIT :limit",
+    "cp_undone_ids": "SELECT undoes FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND undoes IS NOT NULL",
+    "cp_last_open_entry": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger AS l "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND kind <> 'undo' "
+    "AND NOT EXISTS (SELECT 1 FROM cp_ledger AS u WHERE u.undoes = l.id) "
+    "ORDER BY id DESC LIMIT 1",
+    "cp_insert_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
+    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes) "
+    "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
+    f":stat_name, :level_before, :level_after, :undoes) RETURNING {LEDGER_COLUMNS}",
+    "cp_import_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
+    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes, created_at) "
+    "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
+    ":stat_name, :level_before, :level_after, :undoes, :created_at) "
+    f"RETURNING {LEDGER_COLUMNS}",
+    "cp_campaign_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id ORDER BY id",
+    "cp_insert_request": "INSERT INTO cp_requests (campaign_id, character_id, user_id, "
+    "stat_kind, stat_name, level_before, level_after, cost) VALUES (:campaign_id, "
+    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost) "
+    "RETURNING id",
+    "cp_request": f"SELECT {REQUEST_COLUMNS} FROM cp_requests "
+    "WHERE id = :request_id AND campaign_id IN "
+    "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
+    "cp_decide_request": "UPDATE cp_requests SET state = :state, decided_by = :user_id "
+    "WHERE id = :request_id AND state = 'waiting'",
+    "cp_active_characters": "SELECT a.character_id FROM active_characters AS a "
+    "JOIN characters AS ch ON ch.id = a.character_id "
+    "WHERE a.campaign_id = :campaign_id AND ch.is_npc = 0 ORDER BY a.character_id",
+    "cp_set_stat_value": "UPDATE character_stats SET value = :value "
+    "WHERE character_id = :character_id AND kind = :kind AND name_key = :name_key",
+}

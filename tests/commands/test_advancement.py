@@ -1,0 +1,133 @@
+"""Character points through the simulated client: prices, awards, spending, approval, undo."""
+
+from __future__ import annotations
+
+from tests.commands.conftest import embed_of, field
+
+
+async def setup_table(world, *, approval: bool = False) -> None:
+    """Alice (the server's owner) is the GM; Bob plays Ash, Carol plays Bo."""
+    ch = world.channel
+    await world.alice.slash(ch, "cp categories", skills="Parry: combat, Elvish: language")
+    if approval:
+        await world.alice.slash(ch, "cp settings", approval=True)
+    await world.bob.slash(ch, "character create", name="Ash", sheet="Strength 3; Parry 3")
+    await world.carol.slash(ch, "character create", name="Bo", sheet="Strength 1; Juggling 2")
+
+
+async def test_gm_sets_categories_and_settings_players_may_not(world):
+    ch = world.channel
+    refused = await world.bob.slash(ch, "cp categories", skills="Parry: combat")
+    assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    done = await world.alice.slash(ch, "cp categories", skills="Parry: combat, Elvish: Sprache")
+    assert done.response.content == "Skill categories of Default: Elvish: language, Parry: combat"
+    bad = await world.alice.slash(ch, "cp categories", skills="Parry: magic")
+    assert "combat, action, knowledge or language" in bad.response.content
+    shown = await world.alice.slash(ch, "cp settings")
+    assert "attribute point: not priced" in shown.response.content
+    shown = await world.alice.slash(ch, "cp settings", attribute_price=5, starting_budget=40)
+    assert "attribute point: 5 CP" in shown.response.content
+    assert "starting budget: 40 CP" in shown.response.content
+    refused = await world.bob.slash(ch, "cp settings", approval=True)
+    assert "Only a GM" in refused.response.content
+
+
+async def test_award_improve_confirm_and_ledger(world):
+    await setup_table(world)
+    ch = world.channel
+    refused = await world.bob.slash(ch, "cp award", amount=50, reason="me", characters="Ash")
+    assert "Only a GM" in refused.response.content
+    award = await world.alice.slash(
+        ch, "cp award", amount=50, reason="Session 3: the warrens", characters="Ash, Bo"
+    )
+    lines = award.response.content.splitlines()
+    assert lines[0] == "+50 CP: Session 3: the warrens"
+    assert "**Ash**: CP earned 50, spent 0, unspent 50" in lines[1]
+    asked = await world.bob.slash(ch, "character improve", skill="Parry", to=5)
+    assert asked.response.ephemeral
+    assert asked.response.content == "**Ash**: Parry 3 → 5 costs **45 CP** (50 CP to spend)."
+    done = await world.bob.click(asked.response, label="Spend 45 CP")
+    assert done.response.content == "Done: **Ash** Parry 3 → 5 for 45 CP."
+    short = await world.bob.slash(ch, "character improve", skill="Parry")
+    assert short.response.ephemeral
+    assert "costs 30 CP; Ash has 5 CP to spend, 25 CP short" in short.response.content
+    unpriced = await world.carol.slash(ch, "character improve", skill="Juggling")
+    assert "Juggling has no category" in unpriced.response.content
+    other = await world.carol.slash(ch, "character improve", skill="Parry", character="Ash")
+    assert "your own characters" in other.response.content
+    ledger = await world.bob.slash(ch, "cp show")
+    text = embed_of(ledger)["description"]
+    assert text.splitlines()[0] == "CP earned 50, spent 45, unspent 5"
+    assert "spent **-45 CP** Parry 3 → 5" in text and "Session 3: the warrens" in text
+
+
+async def test_sheet_shows_worth_and_cost_itemises(world):
+    await setup_table(world)
+    ch = world.channel
+    await world.alice.slash(ch, "cp settings", starting_budget=20)
+    sheet = await world.bob.slash(ch, "character show")
+    value = field(embed_of(sheet), "Character points")
+    assert value.splitlines()[0] == "Sheet: 30 CP: skills 30, attributes not priced"
+    assert "CP earned 0, spent 0, unspent 0" in value
+    assert "Over the starting budget of 20 CP by 10 CP" in value
+    cost = await world.carol.slash(ch, "character cost")
+    lines = embed_of(cost)["description"].splitlines()
+    assert lines[0] == "Juggling 2: unpriced (no category set)"
+    assert "Attributes (1 points): not priced" in lines[1]
+    assert lines[2] == "Sheet: 0 CP: skills 0, attributes not priced (unpriced: Juggling)"
+
+
+async def test_approval_buttons_survive_a_restart(world):
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=40, reason="Session 1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    assert "A GM approves it before it counts." in asked.response.content
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert "waits for a GM" in done.response.content
+    request = ch.last_message
+    assert (
+        request.content == f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP."
+    )
+    second = await world.bob.slash(ch, "character improve", skill="Elvish")
+    await world.bob.click(second.response, label="Spend 2 CP")
+    refusal = ch.last_message
+    await world.restart()
+    refused = await world.bob.click(request, label="Approve")
+    assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    approved = await world.alice.click(request, label="Approve")
+    assert approved.response.content.startswith(f"Approved by <@{world.alice.id}>:")
+    assert "**Ash** Parry 3 → 4 for 20 CP" in approved.response.content
+    no = await world.alice.click(refusal, label="Refuse")
+    assert "nothing was spent" in no.response.content
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 40, spent 20, unspent 20"
+
+
+async def test_award_to_active_characters_and_undo(world):
+    await setup_table(world)
+    ch = world.channel
+    award = await world.alice.slash(
+        ch, "cp award", amount=10, reason="Session 2", everyone="active"
+    )
+    assert "**Ash**" in award.response.content and "**Bo**" in award.response.content
+    asked = await world.bob.slash(ch, "character improve", skill="Elvish", to=2)
+    await world.bob.click(asked.response, label="Spend 6 CP")
+    refused = await world.bob.slash(ch, "cp undo", character="Ash")
+    assert "Only a GM" in refused.response.content
+    undone = await world.alice.slash(ch, "cp undo", character="Ash")
+    assert "Undone:" in undone.response.content and "Elvish 0 → 2" in undone.response.content
+    sheet = await world.bob.slash(ch, "character show")
+    assert "Elvish" in str(embed_of(sheet))  # kept at 0: the skill was learned and given back
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 10, spent 0, unspent 10"
+    nofight = await world.alice.slash(ch, "cp award", amount=5, reason="x", everyone="fight")
+    assert "No fight is running" in nofight.response.content
+
+
+async def test_german_replies(world, client_languages):
+    await setup_table(world)
+    client_languages.set(world.bob, "de")
+    await world.alice.slash(world.channel, "cp award", amount=50, reason="S1", characters="Ash")
+    asked = await world.bob.slash(world.channel, "character improve", skill="Parry")
+    assert "kostet **20 CP**" in asked.response.content

@@ -1,0 +1,199 @@
+"""Character points through the real bot.py (issue 22): a session's award, spending, approval.
+
+The GM prices the table, awards a session's CP to three characters (the campaign's active
+ones), Aria improves Parry at once, Bram (a German client) asks for Blocken while approval is
+on and the GM approves it, Cara asks for more than she has and is refused, the GM undoes
+Aria's spend, and a campaign export imported into another campaign keeps the prices, the
+ledger and the sheets. Bounded: some thirty interactions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LaunchBot
+from .standin import (
+    CALLBACK_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_UPDATE_MESSAGE,
+    DEFAULT_GM_CHANNEL_ID,
+    DEFAULT_USER_ID,
+    MANAGER_PERMISSIONS,
+    Fakecord,
+)
+from .test_evening import button
+from .test_fight import GM, PLAYER_A, PLAYER_B, WAIT
+from .test_import_stall import OPTION_ATTACHMENT, serve_files
+from .test_wirebot import assert_healthy, field, start_wire, stop_wire
+
+pytestmark = pytest.mark.e2e
+
+ARIA, BRAM, CARA = PLAYER_A, PLAYER_B, DEFAULT_USER_ID + 3
+LOCALES = {GM: "en-US", ARIA: "en-GB", BRAM: "de", CARA: "en-US"}
+
+
+class Table:
+    def __init__(self, standin: Fakecord) -> None:
+        self.standin = standin
+
+    def _extra(self, by: int) -> dict[str, Any]:
+        extra: dict[str, Any] = {"user_id": by, "locale": LOCALES[by]}
+        if by == GM:
+            extra["permissions"] = MANAGER_PERMISSIONS
+        return extra
+
+    async def send(
+        self, name: str, options: dict[str, Any] | None = None, *, by: int = GM, sub=None, **kw
+    ):
+        payload = self.standin.command_interaction(
+            name, options or {}, subcommand=sub, **self._extra(by), **kw
+        )
+        cb = await self.standin.send_interaction(payload, timeout=WAIT)
+        return cb, payload
+
+    async def command(self, name: str, options=None, *, by: int = GM, sub=None, **kw):
+        cb, _ = await self.send(name, options, by=by, sub=sub, **kw)
+        assert cb.type == CALLBACK_CHANNEL_MESSAGE, (cb.type, cb.data)
+        return cb
+
+    async def press(self, custom_id: str, message_id: int, *, by: int = GM):
+        payload = self.standin.component_interaction(custom_id, message_id, **self._extra(by))
+        return await self.standin.send_interaction(payload, timeout=WAIT)
+
+    async def improve(self, by: int, options: dict[str, Any], label: str):
+        """/character improve, then the Spend button: (the price shown, the answer)."""
+        asked = await self.command("character", options, by=by, sub="improve")
+        assert asked.ephemeral, asked.content
+        events = len(self.standin.message_events)
+        done = await self.press(button(asked.components, label), asked.message_id, by=by)
+        assert done.type == CALLBACK_UPDATE_MESSAGE, done.data
+        return asked, done, events
+
+
+async def test_a_session_of_character_points(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    bot = await start_wire(standin, launch_bot, tmp_path / "wire.db")
+    t = Table(standin)
+
+    # ---- the GM prices the table; three players make their characters -----------------------
+    cats = await t.command(
+        "cp", {"skills": "Parry: combat, Blocken: Kampf, Stealth: action"}, sub="categories"
+    )
+    assert cats.content == "Skill categories of Default: Blocken: combat, Parry: combat, " \
+        "Stealth: action", cats.content  # fmt: skip
+    await t.command("cp", {"starting_budget": 40}, sub="settings")
+    for who, name, sheet in (
+        (ARIA, "Jaime", "Strength 3; Parry 3"),
+        (BRAM, "Jorun", "Stärke 2; Blocken 2"),
+        (CARA, "Cara", "Strength 1; Stealth 1"),
+    ):
+        await t.command("character", {"name": name, "sheet": sheet}, by=who, sub="create")
+
+    # ---- the session's award reaches the three active characters ----------------------------
+    award = await t.command(
+        "cp", {"amount": 30, "reason": "Session 1: the warrens", "everyone": "active"}, sub="award"
+    )
+    lines = award.content.splitlines()
+    assert lines[0] == "+30 CP: Session 1: the warrens" and len(lines) == 4, award.content
+
+    # ---- Aria improves at once; the sheet shows what it is worth -----------------------------
+    asked, done, _ = await t.improve(ARIA, {"skill": "Parry"}, "Spend 20 CP")
+    assert asked.content == "**Jaime**: Parry 3 → 4 costs **20 CP** (30 CP to spend)."
+    assert done.content == "Done: **Jaime** Parry 3 → 4 for 20 CP."
+    sheet = await t.command("character", by=ARIA, sub="show")
+    points = field(sheet.embeds[0], "Character points")
+    assert points.splitlines()[0] == "Sheet: 50 CP: skills 50, attributes not priced", points
+    assert "CP earned 30, spent 20, unspent 10" in points
+    assert "Over the starting budget of 40 CP by 10 CP" in points
+
+    # ---- with approval on, Bram's (in German) waits for the GM's button ----------------------
+    await t.command("cp", {"approval": True}, sub="settings")
+    asked, done, events = await t.improve(BRAM, {"skill": "Blocken"}, "15 CP ausgeben")
+    assert "kostet **15 CP**" in asked.content and "genehmigen" in asked.content, asked.content
+    assert done.content.startswith("Angefragt: Blocken 2 → 3 für 15 CP"), done.content
+    request = await standin.wait_for(
+        lambda: next(
+            (e for e in standin.message_events[events:] if "Blocken 2 → 3" in (e.content or "")),
+            None,
+        ),
+        WAIT,
+        "the request for the GMs",
+    )
+    refused = await t.press(
+        button(request.body["components"], "Genehmigen"), request.message_id, by=CARA
+    )
+    assert refused.ephemeral and "Only a GM" in refused.content, refused.content
+    approved = await t.press(button(request.body["components"], "Genehmigen"), request.message_id)
+    assert approved.type == CALLBACK_UPDATE_MESSAGE, approved.data
+    assert "**Jorun** Blocken 2 → 3" in approved.content, approved.content
+
+    # ---- Cara asks for more than she has: refused, naming what is missing ---------------------
+    short = await t.command("character", {"skill": "Stealth", "to": 4}, by=CARA, sub="improve")
+    assert short.ephemeral
+    assert "costs 45 CP; Cara has 30 CP to spend, 15 CP short" in short.content, short.content
+
+    # ---- the GM undoes Aria's spend: Parry is 3 again ------------------------------------------
+    undone = await t.command("cp", {"character": "Jaime"}, sub="undo")
+    assert "Parry 3 → 4" in undone.content and "unspent 30" in undone.content, undone.content
+    ledger = await t.command("cp", {"character": "Jaime"}, by=ARIA, sub="show")
+    assert ledger.embeds[0]["description"].startswith("CP earned 30, spent 0, unspent 30")
+
+    # ---- export, and import into another campaign: it all comes along -----------------------
+    cb, payload = await t.send("campaign", sub="export")
+    assert cb.type == CALLBACK_DEFERRED_CHANNEL_MESSAGE
+    export = await standin.wait_for(
+        lambda: next(
+            (e for e in standin.message_events if e.token == payload["token"] and e.files), None
+        ),
+        WAIT,
+        "the export file",
+    )
+    document = json.loads(export.files[0].data)
+    assert document["version"] == 2 and len(document["ledger"]) == 6  # 3 awards, 2 spends, undo
+    await t.command("campaign", {"name": "Copy"}, sub="create", channel_id=DEFAULT_GM_CHANNEL_ID)
+    cdn, base = await serve_files({"campaign.json": export.files[0].data})
+    try:
+        attachment = str(standin.snowflake())
+        url = f"{base}/campaign.json"
+        cb, payload = await t.send(
+            "character",
+            [{"name": "file", "type": OPTION_ATTACHMENT, "value": attachment}],
+            sub="import",
+            channel_id=DEFAULT_GM_CHANNEL_ID,
+            resolved={
+                "attachments": {
+                    attachment: {
+                        "id": attachment,
+                        "filename": "campaign.json",
+                        "size": len(export.files[0].data),
+                        "url": url,
+                        "proxy_url": url,
+                        "content_type": "application/json",
+                    }
+                }
+            },
+        )
+        assert cb.type == CALLBACK_DEFERRED_CHANNEL_MESSAGE
+        imported = await standin.wait_for(
+            lambda: next((e for e in standin.message_events if e.token == payload["token"]), None),
+            WAIT,
+            "the import's answer",
+        )
+        assert "Imported 3 characters" in (imported.content or ""), imported.content
+    finally:
+        await cdn.cleanup()
+    there = await t.command(
+        "cp", {"character": "Jorun"}, sub="show", channel_id=DEFAULT_GM_CHANNEL_ID
+    )
+    assert there.embeds[0]["description"].startswith("CP earned 30, spent 15, unspent 15")
+    prices = await t.command("cp", sub="settings", channel_id=DEFAULT_GM_CHANNEL_ID)
+    assert "starting budget: 40 CP" in prices.content
+    assert "improvements wait for a GM's approval" in prices.content
+
+    assert_healthy(standin, bot)
+    await stop_wire(bot)

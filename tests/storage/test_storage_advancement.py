@@ -1,0 +1,215 @@
+"""Character points in the store: settings, awards, spends, approval, undo; on both backends."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
+from storage.models_advancement import MAX_AWARD
+from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
+from wire.advancement import Category
+
+
+@pytest.fixture
+async def table(store, make_campaign, make_character):
+    campaign = await make_campaign()
+    await store.set_skill_categories(
+        GUILD,
+        campaign.id,
+        GM,
+        {"Parry": Category.COMBAT, "Elvish": Category.LANGUAGE, "Stealth": Category.ACTION},
+    )
+    ash = await make_character(
+        campaign, "Ash", attributes={"Strength": 3}, skills={"Parry": 3, "Juggling": 1}
+    )
+    return campaign, ash
+
+
+async def test_settings_are_gm_only_and_not_set_until_set(store, table) -> None:
+    campaign, _ash = table
+    now = await store.get_advancement(GUILD, campaign.id)
+    assert not now.attribute_price.priced and now.starting_cp is None and not now.approval
+    assert now.category("parry") is Category.COMBAT and now.category("Juggling") is None
+    with pytest.raises(PermissionDenied, match="Only a GM of"):
+        await store.set_advancement(GUILD, campaign.id, PLAYER, attribute_price=5)
+    with pytest.raises(PermissionDenied):
+        await store.set_skill_categories(GUILD, campaign.id, PLAYER, {"Parry": Category.ACTION})
+    now = await store.set_advancement(GUILD, campaign.id, GM, attribute_price=5, starting_cp=100)
+    now = await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    assert (now.attribute_price.per_point, now.starting_cp, now.approval) == (5, 100, True)
+    now = await store.set_advancement(GUILD, campaign.id, GM, attribute_price=None)
+    assert not now.attribute_price.priced and now.starting_cp == 100
+    with pytest.raises(InvalidValue, match="between 0 and 1000"):
+        await store.set_advancement(GUILD, campaign.id, GM, attribute_price=5000)
+    with pytest.raises(NotFound):
+        await store.get_advancement(OTHER_GUILD, campaign.id)
+
+
+async def test_award_spend_and_ledger_agree(store, table) -> None:
+    campaign, ash = table
+    with pytest.raises(PermissionDenied):
+        await store.award_cp(GUILD, campaign.id, PLAYER, [ash.id], 50, "self-award")
+    [(_sheet, totals)] = await store.award_cp(GUILD, campaign.id, GM, ["Ash"], 50, "Session 3")
+    assert (totals.earned, totals.spent, totals.unspent) == (50, 0, 50)
+    quote = await store.quote_improvement(GUILD, campaign.id, PLAYER, "Ash", "Parry", 5)
+    assert (quote.before, quote.after, quote.cost, quote.affordable) == (3, 5, 45, True)
+    with pytest.raises(PermissionDenied, match="your own"):
+        await store.improve(GUILD, campaign.id, OTHER_PLAYER, "Ash", "Parry")
+    done = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry", 5, expected_cost=45)
+    assert done.character.skills["Parry"] == 5 and not done.waiting
+    with pytest.raises(InvalidValue, match="costs 6 CP; Ash has 5 CP to spend, 1 CP short"):
+        await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Elvish", 2)
+    learned = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Elvish")
+    assert learned.character.skills["Elvish"] == 1  # a new skill at level 1: 2 CP
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert (ledger.totals.earned, ledger.totals.spent, ledger.totals.unspent) == (50, 47, 3)
+    assert [e.kind for e in ledger.entries] == ["spend", "spend", "award"]
+    assert ledger.entries[2].reason == "Session 3"
+
+
+async def test_unpriced_and_unpriced_attributes_are_refused_by_name(store, table) -> None:
+    campaign, ash = table
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 100)
+    with pytest.raises(InvalidValue, match="Juggling has no category"):
+        await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Juggling")
+    with pytest.raises(InvalidValue, match="not priced attribute points"):
+        await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
+    await store.set_advancement(GUILD, campaign.id, GM, attribute_price=10)
+    done = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
+    assert done.character.attributes["Strength"] == 4 and done.entry.amount == -10
+
+
+async def test_bounds_on_awards(store, table) -> None:
+    campaign, ash = table
+    with pytest.raises(InvalidValue, match="1 to 1000 CP"):
+        await store.award_cp(GUILD, campaign.id, GM, [ash.id], MAX_AWARD + 1)
+    with pytest.raises(InvalidValue, match="1 to 1000 CP"):
+        await store.award_cp(GUILD, campaign.id, GM, [ash.id], 0)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 10)
+    with pytest.raises(InvalidValue, match="less than nothing"):
+        await store.award_cp(GUILD, campaign.id, GM, [ash.id], -11, "typo")
+    [(_, totals)] = await store.award_cp(GUILD, campaign.id, GM, [ash.id], -4, "typo")
+    assert totals.earned == 6
+
+
+async def test_undo_reverses_a_spend_and_an_award(store, table) -> None:
+    campaign, ash = table
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 30, "Session 1")
+    await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")  # 3 -> 4: 20
+    with pytest.raises(PermissionDenied):
+        await store.undo_last_cp(GUILD, campaign.id, PLAYER, "Ash")
+    undone, sheet, totals = await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    assert undone.kind == "spend" and sheet.skills["Parry"] == 3 and totals.unspent == 30
+    undone, sheet, totals = await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    assert undone.kind == "award" and totals.earned == 0
+    with pytest.raises(NotFound, match="no CP entry left"):
+        await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    ledger = await store.cp_ledger(GUILD, campaign.id, GM, "Ash")
+    assert [e.kind for e in ledger.entries] == ["undo", "undo", "spend", "award"]
+    assert ledger.undone == {ledger.entries[2].id, ledger.entries[3].id}
+
+
+async def test_approval_holds_the_cp_until_a_gm_decides(store, table) -> None:
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 25)
+    waiting = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")
+    assert waiting.waiting and waiting.character.skills["Parry"] == 3
+    with pytest.raises(InvalidValue, match="5 CP to spend"):
+        await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Stealth", 2)  # 15 > 25 - 20
+    with pytest.raises(PermissionDenied):
+        await store.decide_cp_request(GUILD, waiting.request_id, PLAYER, True)
+    with pytest.raises(NotFound):
+        await store.decide_cp_request(OTHER_GUILD, waiting.request_id, GM, True)
+    request, done = await store.decide_cp_request(GUILD, waiting.request_id, GM, True)
+    assert request.state == "approved" and done.character.skills["Parry"] == 4
+    with pytest.raises(Conflict, match="approved already"):
+        await store.decide_cp_request(GUILD, waiting.request_id, GM, False)
+    refused = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Elvish")
+    request, done = await store.decide_cp_request(GUILD, refused.request_id, GM, False)
+    assert request.state == "refused" and done is None
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert (ledger.totals.spent, ledger.totals.waiting, "Elvish" in ledger.character.skills) == (
+        20,
+        0,
+        False,
+    )
+
+
+async def test_two_improvements_at_once_with_cp_for_one(store, table) -> None:
+    campaign, ash = table
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 20)
+    results = await asyncio.gather(
+        store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry"),
+        store.improve(GUILD, campaign.id, PLAYER, "Ash", "Stealth", 2),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, InvalidValue) for r in results) == 1
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    spent = [e for e in ledger.entries if e.kind == "spend"]
+    assert len(spent) == 1 and ledger.totals.unspent >= 0
+    sheet = ledger.character
+    raised = (sheet.skills["Parry"] == 4) + (sheet.skills.get("Stealth") == 2)
+    assert raised == 1  # the sheet shows exactly the one improvement the ledger paid for
+
+
+async def test_an_npc_has_no_ledger_for_players(store, table, make_character) -> None:
+    campaign, _ash = table
+    goblin = await make_character(campaign, "Goblin", npc=True, skills={"Parry": 1})
+    with pytest.raises(PermissionDenied):
+        await store.cp_ledger(GUILD, campaign.id, PLAYER, goblin.id)
+    await store.award_cp(GUILD, campaign.id, GM, [goblin.id], 10, "a GM gives it one")
+    done = await store.improve(GUILD, campaign.id, GM, goblin.id, "Parry")
+    assert done.character.skills["Parry"] == 2
+
+
+async def test_export_and_import_keep_prices_and_ledger(store, table, make_campaign) -> None:
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, attribute_price=7, starting_cp=90)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 60, "Session 1")
+    await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")  # 3 -> 4: 20
+    await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Elvish")  # 0 -> 1: 2
+    await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    document = await store.export_campaign(GUILD, campaign.id)
+    assert document["version"] == 2
+    assert document["campaign"]["skill_categories"]["Parry"] == "combat"
+    assert [e["kind"] for e in document["ledger"]] == ["award", "spend", "spend", "undo"]
+    assert document["ledger"][3]["undoes"] == 2
+
+    other = await make_campaign("Elsewhere")
+    with pytest.raises(PermissionDenied):
+        await store.import_data(GUILD, other.id, PLAYER, document)
+    await store.import_data(GUILD, other.id, GM, document)
+    settings = await store.get_advancement(GUILD, other.id)
+    assert (settings.attribute_price.per_point, settings.starting_cp) == (7, 90)
+    assert settings.category("Elvish") is Category.LANGUAGE
+    ledger = await store.cp_ledger(GUILD, other.id, GM, "Ash")
+    assert (ledger.totals.earned, ledger.totals.spent) == (60, 20)
+    assert [e.kind for e in ledger.entries] == ["undo", "spend", "spend", "award"]
+    assert ledger.entries[0].undoes == ledger.entries[1].id
+    assert ledger.entries[3].created_at == document["ledger"][0]["at"]
+    with pytest.raises(Conflict, match="would count twice"):
+        await store.import_data(GUILD, other.id, GM, document, replace=True)
+    # A player's own sheet: its categories and ledger travel; the ledger needs a GM here.
+    mine = await store.export_character(GUILD, campaign.id, "Ash")
+    assert mine["campaign"] == {"skill_categories": {"Parry": "combat", "Elvish": "language"}}
+    assert len(mine["ledger"]) == 4
+
+
+async def test_a_version_1_file_still_imports(store, table) -> None:
+    campaign, _ash = table
+    old = {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "character",
+        "character": {"name": "Old", "skills": {"Parry": 2}},
+    }
+    [sheet] = await store.import_data(GUILD, campaign.id, PLAYER, old)
+    assert sheet.skills == {"Parry": 2}
+    with_ledger = {**old, "ledger": []}
+    from storage.errors import ImportRejected
+
+    with pytest.raises(ImportRejected, match="ledger: unknown field"):
+        await store.import_data(GUILD, campaign.id, PLAYER, with_ledger)
