@@ -23,7 +23,6 @@ from cogs.utils.discord_limits import (
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
-    clip,
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
@@ -39,7 +38,18 @@ from cogs.utils.sheet_edit import (
     sheet_form,
     sheet_view,
 )
-from cogs.utils.sheet_text import (
+from cogs.utils.text import inert
+from cogs.utils.tracker import pool_text
+from cogs.utils.tree import storage_message
+from storage.errors import StorageError
+from storage.models import Actor, Campaign, ImportClash, ImportOutcome
+from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
+from wire import i18n, limits
+from wire.health import DamageKind, Pool
+from wire.i18n import N_, tr, trc, trn
+from wire.limits import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
+from wire.sheet import Character, Weapon, weapon_gaps
+from wire.sheet_text import (
     EXAMPLE,
     SHEET_TEXT_MAX,
     SheetStats,
@@ -51,27 +61,7 @@ from cogs.utils.sheet_text import (
     sheet_text,
     unwritable,
 )
-from cogs.utils.sheets import weapon_gaps
-from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text
-from cogs.utils.tree import storage_message
-from storage.errors import StorageError
-from storage.models import (
-    SKILL_MAX,
-    SKILL_MIN,
-    STAT_MAX,
-    STAT_MIN,
-    Actor,
-    Campaign,
-    Character,
-    ImportClash,
-    ImportOutcome,
-    Weapon,
-)
-from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
-from wire import i18n, limits
-from wire.health import DamageKind, Pool
-from wire.i18n import N_, tr, trc, trn
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

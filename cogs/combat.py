@@ -27,7 +27,7 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
-from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
@@ -55,14 +55,12 @@ from cogs.utils.rolling import (
     record_for,
     table_embeds,
 )
-from cogs.utils.sheets import available_defences, best_defence, defence_modifiers
 from cogs.utils.text import inert
 from cogs.utils.tracker import health_line, refresh_tracker
 from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
     Blow,
     Campaign,
-    Character,
     Fight,
     HealthEntry,
     HealthTarget,
@@ -79,6 +77,8 @@ from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
+from wire.sheet import Character, available_defences, best_defence, defence_modifiers
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

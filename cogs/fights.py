@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX, clip
+from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, language_name, table_language
@@ -39,6 +39,7 @@ from wire import i18n, limits
 from wire.health import Pool
 from wire.i18n import N_, tr, trn
 from wire.initiative import roll_initiative
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import AgainButton
-from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import check_embed, combat_embed, contest_embed
 from cogs.utils.errors import UserError
 from cogs.utils.options import (
@@ -35,13 +35,14 @@ from cogs.utils.rolling import (
     stat_modifiers,
     table_embeds,
 )
-from cogs.utils.sheets import Absent, defence_modifiers
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import Defence, resolve_defence
 from wire.contest import resolve_contest
 from wire.i18n import N_, tr
+from wire.sheet import Absent, defence_modifiers
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

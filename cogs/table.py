@@ -41,7 +41,6 @@ from cogs.utils.rolling import (
     load_roller,
     stat_modifiers,
 )
-from cogs.utils.sheets import defence_modifiers
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
@@ -49,6 +48,7 @@ from wire.combat import Defence, exchange_odds
 from wire.contest import contest_odds
 from wire.i18n import N_, tr, trc
 from wire.odds import DamageRole, Odds
+from wire.sheet import defence_modifiers
 
 if TYPE_CHECKING:
     from bot import WireBot

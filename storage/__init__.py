@@ -24,14 +24,7 @@ from storage.errors import (
     SchemaTooNew,
     StorageError,
 )
-from storage.models import (
-    Campaign,
-    Character,
-    CraftProject,
-    PendingAction,
-    RollRecord,
-    Weapon,
-)
+from storage.models import Campaign, CraftProject, PendingAction, RollRecord
 from storage.sqlite import SqliteStore
 
 DEFAULT_DATABASE = "data/wire.db"
@@ -97,7 +90,6 @@ __all__ = [
     "DEFAULT_DATABASE",
     "Busy",
     "Campaign",
-    "Character",
     "Conflict",
     "CraftProject",
     "ImportRejected",
@@ -111,7 +103,6 @@ __all__ = [
     "SqliteStore",
     "StorageError",
     "Store",
-    "Weapon",
     "database_path",
     "database_setting",
     "is_postgres",

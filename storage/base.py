@@ -20,7 +20,6 @@ from typing import Any
 
 from storage.models import (
     Campaign,
-    Character,
     CraftProject,
     Fight,
     HealthEntry,
@@ -32,10 +31,10 @@ from storage.models import (
     RollRecord,
     RollState,
     TurnChange,
-    Weapon,
 )
 from storage.transfer import ImportPlan
 from wire.health import DamageKind, Pool
+from wire.sheet import Character, Weapon
 
 
 class Store(ABC):

@@ -8,29 +8,18 @@ change goes back through the store, where permissions and concurrency are handle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue
 from wire import limits, names
-from wire.health import DamageKind, Health, HealthChange, permanent_health
+from wire.health import DamageKind, Health, HealthChange
 from wire.initiative import Initiative, turn_order
+from wire.sheet import Character
 
-NAME_MAX = 64
-"""Longest campaign, character, weapon, attribute, skill or item name (characters)."""
-NOTES_MAX = 1000
-"""Longest character notes (characters); fits one embed field."""
-# The value ranges are the rules core's (wire/limits.py), so a sheet holds exactly what a roll
-# accepts; these names only spell them the way the store's checks read them.
-STAT_MIN, STAT_MAX = limits.ATTRIBUTE.low, limits.ATTRIBUTE.high
-SKILL_MIN, SKILL_MAX = limits.SKILL.low, limits.SKILL.high
-BASE_MIN, BASE_MAX = limits.BASE.low, limits.BASE.high
 QUALITY_MIN, QUALITY_MAX = limits.QUALITY.low, limits.QUALITY.high
-MAX_ATTRIBUTES = 20
-MAX_SKILLS = 60
-MAX_WEAPONS = 10
 
 
 WIRE_ATTRIBUTES = names.ATTRIBUTES
@@ -117,94 +106,6 @@ class Campaign:
         `action` is a template marked with N_, `names` the names it holds ("put effects on
         {name}", name=...), so it is translated with the names shown as they are."""
         return GmOnly(self.name, self.gm_ids, action, names)
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    name: str
-    base: int
-    attribute: str
-    """The attribute the weapon is wielded with (e.g. "Strength")."""
-    skill: str
-    """The skill the weapon is wielded with (e.g. "Heavy melee weapons")."""
-    kind: str = DamageKind.LETHAL.value
-    """lethal (to HP), non-lethal (to THP) or mental (to WP)."""
-
-    @property
-    def damage_kind(self) -> DamageKind:
-        return DamageKind(self.kind)
-
-
-@dataclass(frozen=True, slots=True)
-class Character:
-    """A character sheet: read from the store, or validated from an import before it is stored.
-
-    One model for both, so an import, an export and the store cannot drift apart; a sheet that is
-    not stored yet has id, campaign_id and owner_id 0 (the store assigns them).
-    """
-
-    name: str
-    is_npc: bool = False
-    attributes: dict[str, int] = field(default_factory=dict)
-    """Attribute name (as the user wrote it) -> value. Look-ups are case-insensitive."""
-    skills: dict[str, int] = field(default_factory=dict)
-    weapons: tuple[Weapon, ...] = ()
-    shield: bool = False
-    """Block needs a shield."""
-    notes: str = ""
-    id: int = 0
-    campaign_id: int = 0
-    owner_id: int = 0
-    hp_max: int | None = None
-    """An override of HP = 20 + Constitution + Resolve (None: worked out from the sheet)."""
-    thp_max: int | None = None
-    """An override of THP (None: equal to HP)."""
-    wp_max: int = 0
-    """Willpower: a value on the sheet (its formula is not in our sources); 0: not tracked."""
-    armour: int = 0
-    """A table setting: points taken off lethal and non-lethal damage (docs/rules.md)."""
-    lost: tuple[int, int, int] = (0, 0, 0)
-    """Damage taken so far from HP, THP and WP; kept between fights until healed."""
-
-    def health_maxima(self) -> tuple[int, int, int]:
-        hp = self.hp_max
-        if hp is None:
-            hp = permanent_health(
-                self.attribute("Constitution") or 0, self.attribute("Resolve") or 0
-            )
-        thp = hp if self.thp_max is None else self.thp_max
-        return hp, thp, self.wp_max
-
-    def health(self) -> Health:
-        (hp, thp, wp), (hp_lost, thp_lost, wp_lost) = self.health_maxima(), self.lost
-        return Health(hp - hp_lost, hp, thp - thp_lost, thp, wp - wp_lost, wp)
-
-    def attribute(self, name: str) -> int | None:
-        return _lookup(self.attributes, name)
-
-    def skill(self, name: str) -> int | None:
-        return _lookup(self.skills, name)
-
-    def weapon(self, name: str) -> Weapon | None:
-        folded = name.casefold()
-        return next((w for w in self.weapons if w.name.casefold() == folded), None)
-
-
-def find_stat(table: dict[str, int], name: str) -> tuple[str, int] | None:
-    """(the stored spelling, the value) of a stat, matched case-insensitively; one of WIRE's
-    own names also under its spelling in another language ("Strength" finds "Stärke",
-    wire/names.py), the name as asked first."""
-    for alias in names.aliases(name):
-        folded = alias.casefold()
-        found = next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
-        if found is not None:
-            return found
-    return None
-
-
-def _lookup(table: dict[str, int], name: str) -> int | None:
-    found = find_stat(table, name)
-    return found[1] if found else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,16 +47,13 @@ from storage.models import (
     MAX_CHARACTERS_PER_CAMPAIGN,
     MAX_NPCS_PER_CAMPAIGN,
     MAX_OPEN_PROJECTS_PER_USER,
-    MAX_WEAPONS,
     Campaign,
-    Character,
     CraftProject,
     ImportClash,
     ImportOutcome,
     PendingAction,
     RollRecord,
     RollState,
-    Weapon,
     manages_guild,
 )
 from storage.rows import (
@@ -82,10 +79,12 @@ from storage.validation import (
     clean_notes,
     clean_stats,
     clean_weapon,
-    normal_text,
 )
 from wire import limits
 from wire.i18n import N_
+from wire.limits import MAX_WEAPONS
+from wire.sheet import Character, Weapon
+from wire.textcheck import normal_text
 
 log = logging.getLogger("wire.storage")
 

@@ -17,7 +17,6 @@ from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
     Campaign,
-    Character,
     Combatant,
     Effect,
     Fight,
@@ -42,6 +41,7 @@ from wire.health import (
 )
 from wire.i18n import N_
 from wire.initiative import Initiative
+from wire.sheet import Character
 
 MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = 10

@@ -407,3 +407,11 @@ async def test_jaimes_sheet_takes_two_commands_and_gives_the_rules_example(world
     embed = embed_of(attack)
     assert field(embed, "Total") == "**23** vs defence 13"
     assert "5 base + 5 DoS = 10 damage" in embed["description"]
+
+
+def test_a_sheet_text_fits_the_edit_form() -> None:
+    """The sheet text's limit is the form's: a sheet created in one command can be edited."""
+    from cogs.utils.discord_limits import MODAL_TEXT_MAX
+    from wire.sheet_text import SHEET_TEXT_MAX
+
+    assert SHEET_TEXT_MAX == MODAL_TEXT_MAX

@@ -17,11 +17,12 @@ import pytest
 from storage import copy as copy_module
 from storage.cli import main
 from storage.copy import TABLES, CopyError, copy_to_postgres
-from storage.models import HealthTarget, NewCombatant, Weapon
+from storage.models import HealthTarget, NewCombatant
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, manager, roll_record
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
+from wire.sheet import Weapon
 
 
 async def _fill(store: SqliteStore) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from storage.errors import NotFound, PermissionDenied
-from storage.models import Weapon
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 from storage.transfer import character_document
+from wire.sheet import Weapon
 
 OWN_ONLY = "You can only change your own characters."
 NPC_GM_ONLY = (

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from storage.errors import GmOnly, InvalidValue, NotFound, PermissionDenied
-from storage.models import MAX_ATTRIBUTES, WIRE_ATTRIBUTES, Weapon
+from storage.models import WIRE_ATTRIBUTES
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER, manager
+from wire.limits import MAX_ATTRIBUTES
+from wire.sheet import Weapon
 
 SWORD = Weapon("Long sword", 5, "Strength", "Long swords")
 
