@@ -42,7 +42,7 @@ from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text
 from cogs.utils.tree import storage_message
 from storage.errors import StorageError
-from storage.models import Actor, Campaign, ImportClash, ImportOutcome
+from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
 from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
 from wire.health import DamageKind, Pool
@@ -303,15 +303,15 @@ def import_report(outcome: ImportOutcome, campaign: Campaign, actor: int) -> str
 
 
 def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
-    """The sheet's player or a GM may edit it; an NPC's, only a GM."""
-    if campaign.is_gm(actor):
-        return
-    if character.is_npc:
-        raise UserError(tr("Only a GM can edit an NPC's sheet."))
-    if character.owner_id != actor:
-        raise UserError(
-            tr("Only {name}'s player or a GM can edit this sheet.", name=inert(character.name))
-        )
+    """The one rule of who may change a sheet (storage.models.change_refusal), checked before a
+    form opens or a question is asked, so nobody is shown a dialog the store then refuses."""
+    require_change(
+        campaign,
+        actor,
+        name=character.name,
+        player_id=character.owner_id,
+        is_npc=character.is_npc,
+    )
 
 
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
@@ -685,8 +685,7 @@ class Characters(commands.GroupCog, group_name="character"):
     async def delete(self, interaction: discord.Interaction, name: Name) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, name)
-        if character.owner_id != roller.user_id and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(tr("You can only delete your own characters."))
+        require_editor(roller.campaign, character, roller.user_id)
 
         async def delete() -> str:
             try:

@@ -68,6 +68,7 @@ from storage.models import (
     PendingAttack,
     RollState,
     StoredRoll,
+    require_change,
 )
 from wire import i18n, text
 from wire.check import Modifier, Roll
@@ -551,13 +552,10 @@ class Combat(commands.Cog):
         campaign = await store.get_campaign_by_id(guild_id, pending.campaign_id)
         adopt(campaign)
         presser = actor_of(interaction)
-        if presser != payload.target_owner and not campaign.is_gm(presser):
-            raise UserError(
-                tr(
-                    "Only {name}'s player or a GM can choose this defence.",
-                    name=inert(payload.target),
-                )
-            )
+        # The defender is a player character (an NPC defends at once, with no buttons).
+        require_change(
+            campaign, presser, name=payload.target, player_id=payload.target_owner, is_npc=False
+        )
         # The message keeps the language it was posted in (the table's then); what the presser
         # alone reads speaks theirs.
         shared = payload.language or table_language()

@@ -13,9 +13,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from storage.errors import GmOnly, InvalidValue
+from storage.errors import GmOnly, InvalidValue, PermissionDenied
 from wire import limits, names
 from wire.health import DamageKind, Health, HealthChange
+from wire.i18n import N_
 from wire.initiative import Initiative, turn_order
 from wire.sheet import Character
 
@@ -106,6 +107,40 @@ class Campaign:
         `action` is a template marked with N_, `names` the names it holds ("put effects on
         {name}", name=...), so it is translated with the names shown as they are."""
         return GmOnly(self.name, self.gm_ids, action, names)
+
+
+NOT_YOURS = N_("Only {name}'s player or a GM can change {name} or act for them.")
+"""The one wording of the rule below, for a player character; an NPC's refusal names the GMs."""
+NPCS_ARE_THE_GMS = N_("change or act for {name}, an NPC")
+
+
+def change_refusal(
+    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
+) -> PermissionDenied | None:
+    """Who may change a sheet or act for a character, as one rule for every entry point (a
+    command, a button, the Edit form, an import, a fight's combatant): None if `user_id` may,
+    else the refusal to raise.
+
+    A GM of the campaign may, and everyone with Manage Server is one. Otherwise only the
+    character's player, and only for a player character: an NPC (or a combatant nobody plays)
+    is the GMs' alone, so whoever made it may no longer touch it once they stop being a GM.
+    """
+    if campaign.is_gm(user_id):
+        return None
+    if is_npc or player_id is None:
+        return campaign.gm_only(NPCS_ARE_THE_GMS, name=name)
+    if player_id != user_id:
+        return PermissionDenied(NOT_YOURS, name=name)
+    return None
+
+
+def require_change(
+    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
+) -> None:
+    """`change_refusal`, raised."""
+    refusal = change_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
+    if refusal is not None:
+        raise refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,9 +429,11 @@ class Combatant:
     effects: tuple[Effect, ...] = ()
 
     def may_act(self, user_id: int, campaign: Campaign) -> bool:
-        return campaign.is_gm(user_id) or (
-            self.controller_id is not None and self.controller_id == user_id
+        """The one rule (`change_refusal`): its player, or a GM; one nobody plays, a GM only."""
+        refusal = change_refusal(
+            campaign, user_id, name=self.name, player_id=self.controller_id, is_npc=False
         )
+        return refusal is None
 
 
 @dataclass(frozen=True, slots=True)

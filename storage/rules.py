@@ -55,6 +55,7 @@ from storage.models import (
     RollRecord,
     RollState,
     manages_guild,
+    require_change,
 )
 from storage.rows import (
     campaign_from_row,
@@ -96,7 +97,6 @@ IMPORT_REST_MAX = 1.0
 RECENT_ROLLS_MAX = 100
 
 # ---- messages -------------------------------------------------------------------------------
-OWN_ONLY = N_("You can only change your own characters.")
 CAMPAIGN_GONE = N_(
     "That campaign does not exist in this server (any more). /campaign list shows them."
 )
@@ -125,12 +125,9 @@ class _Access(NamedTuple):
     actor_is_gm: bool
 
     def require_change(self, actor_id: int) -> None:
-        if self.actor_is_gm:
-            return
-        if self.is_npc:
-            raise self.campaign.gm_only(N_("change NPCs"))
-        if self.owner_id != actor_id:
-            raise PermissionDenied(OWN_ONLY)
+        require_change(
+            self.campaign, actor_id, name=self.name, player_id=self.owner_id, is_npc=self.is_npc
+        )
 
 
 def _clash(row: Sequence[Any]) -> ImportClash:
@@ -890,11 +887,7 @@ class RuleStore(RuleFights, Store):
     ) -> Character:
         async with self._write(guild_id) as tx:
             access = await self._access(tx, guild_id, campaign_id, user_id, character)
-            if not access.actor_is_gm:
-                if access.is_npc:
-                    raise access.campaign.gm_only(N_("play NPCs"))
-                if access.owner_id != user_id:
-                    raise PermissionDenied("You can only make your own characters active.")
+            access.require_change(user_id)
             await tx.execute(
                 "set_active",
                 {"campaign_id": campaign_id, "user_id": int(user_id), "character_id": access.id},

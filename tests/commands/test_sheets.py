@@ -204,7 +204,9 @@ async def test_a_player_is_refused_on_anothers_edit_button_a_gm_is_not(world):
     created = await create_jaime(world)
     refused = await world.carol.click(created.response, label="Edit")
     assert refused.ephemeral and refused.modal is None
-    assert refused.response.content == "Only Jaime's player or a GM can edit this sheet."
+    assert (
+        refused.response.content == "Only Jaime's player or a GM can change Jaime or act for them."
+    )
     shown = await world.alice.click(created.response, label="Edit")
     done = await world.alice.submit_modal(shown, {TEXT_ID: "Strength 5; Parry 4"})
     assert done.followups[0].ephemeral

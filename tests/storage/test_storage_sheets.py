@@ -108,10 +108,10 @@ async def test_only_the_owner_or_a_gm_replaces_and_npcs_take_a_gm(
     store: SqliteStore, jaime, make_character
 ) -> None:
     campaign, before = jaime
-    with pytest.raises(PermissionDenied, match="only change your own"):
+    with pytest.raises(PermissionDenied, match="Only Jaime's player or a GM can change Jaime"):
         await store.replace_stats(GUILD, campaign.id, OTHER_PLAYER, "Jaime", {}, {})
     goblin = await make_character(campaign, "Goblin", npc=True, skills={"Parry": 2})
-    with pytest.raises(GmOnly, match="can change NPCs"):
+    with pytest.raises(GmOnly, match="can change or act for Goblin, an NPC"):
         await store.replace_stats(GUILD, campaign.id, PLAYER, goblin.id, {}, {})
     assert await store.get_character(GUILD, campaign.id, "Jaime") == before
     done = await store.replace_stats(GUILD, campaign.id, GM, goblin.id, {"Strength": 1}, {})
