@@ -50,9 +50,11 @@ log = logging.getLogger("wire")
 
 EXTENSIONS = (
     "cogs.rolls",
-    "cogs.table",
+    "cogs.roll",
+    "cogs.odds",
     "cogs.combat",
     "cogs.fights",
+    "cogs.health",
     "cogs.crafting",
     "cogs.characters",
     "cogs.campaigns",

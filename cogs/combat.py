@@ -1,4 +1,7 @@
-"""/attack, and the defence buttons a player-character target presses.
+"""/attack and /defend, and the defence buttons a player-character target presses.
+
+/defend is a defence rolled against an attack made at the table (its total given), with no
+button; an attack the bot made waits for the buttons below.
 
 An attack on a player character waits for that player: the bot posts the attack with Parry /
 Dodge (and Block with a shield) buttons. The attack waits in the database, not in memory, and the
@@ -34,6 +37,7 @@ from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
+    DEFENCE_DESCRIPTIONS,
     ROLL_DESCRIPTIONS,
     Attr,
     Base,
@@ -70,9 +74,9 @@ from storage.models import (
     StoredRoll,
     require_change,
 )
-from wire import i18n, text
-from wire.check import Modifier, Roll
-from wire.combat import CombatResult, Defence, resolve_attack
+from wire import i18n, limits, text
+from wire.check import Modifier, Roll, stat_line
+from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
@@ -292,6 +296,80 @@ class Combat(commands.Cog):
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
+
+    @app_commands.command(
+        name="defend", description="Defend against an attack: how much of its damage gets through"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        vs="The attacker's total",
+        **DEFENCE_DESCRIPTIONS,
+        defence="Defend from your sheet with this defence instead of str and skill",
+        **ROLL_DESCRIPTIONS,
+    )
+    @app_commands.rename(strength="str")
+    @app_commands.choices(defence=DEFENCE_CHOICES)
+    @app_commands.autocomplete(npc=ac.npc_names)
+    async def defend(
+        self,
+        interaction: discord.Interaction,
+        vs: Target,
+        base: Base,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        defence: app_commands.Choice[str] | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+        npc: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        chosen = Defence(defence.value) if defence else None
+        if chosen is not None:
+            if strength is not None or skill is not None:
+                raise UserError(tr("Give defence (from your sheet) or str and skill, not both."))
+            mods = defence_modifiers(roller.sheet(), chosen)
+            if mod:
+                mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
+        else:
+            if strength is None or skill is None:
+                raise UserError(
+                    tr("Give str and skill as numbers, or pick a defence from your sheet.")
+                )
+            mods = stat_line(
+                strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
+            )
+        die = die_for(self.bot, roll, take10)
+        result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        embed, whole = table_embeds(
+            roller,
+            lambda reveal: combat_embed(roller.name, result, secret=secret and not reveal),
+            [(mods, secret)],
+        )
+        record = record_for(
+            interaction,
+            roller,
+            kind="defend",
+            inputs={
+                "vs": vs,
+                "base": base,
+                "str": strength,
+                "skill": skill,
+                "defence": chosen and chosen.value,
+                "mod": mod,
+            },
+            die=die,
+            total=result.total,
+            target=vs,
+            degrees=result.degrees,
+            damage=result.damage.amount,
+            hidden=private,
+        )
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("defence"), gm_embed=whole
+        )
 
     async def _defender(
         self, roller: Roller, target: str, kind: DamageKind
