@@ -427,6 +427,8 @@ class Combatant:
     dealt: int = 0
     taken: int = 0
     effects: tuple[Effect, ...] = ()
+    portrait: str | None = None
+    """Its character's portrait link (the tracker shows the current combatant's)."""
 
     def may_act(self, user_id: int, campaign: Campaign) -> bool:
         """The one rule (`change_refusal`): its player, or a GM; one nobody plays, a GM only."""

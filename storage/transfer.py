@@ -41,11 +41,15 @@ where CHARACTER is::
       "armour": 0,                            optional, default 0; 0..50 (a table setting)
       "wp_max": 0,                            optional, default 0 (willpower not tracked)
       "hp_max": null, "thp_max": null         optional overrides, 0..999 (null: worked out)
+      "portrait": "https://..."               optional; an https link, at most 512 characters
     }
 
 A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
 fields came after version 1's first files, as optional fields, so every earlier file still
-reads; an export writes them only where they differ from the default.
+reads; an export writes them only where they differ from the default. "portrait" came the same
+way (storage/portraits.py checks it as the bot does on arrival): a sheet without one exports
+exactly as before, so the bots that read version 1 before portraits still read it; the
+version stays 1, since a new number would make every export unreadable to them, portrait or not.
 
 (*) Text is stored NFC-normalised and without surrounding spaces; control and format characters
 (invisible or direction-changing ones) are refused, but for line breaks in notes.
@@ -78,6 +82,7 @@ from typing import Any
 from storage import offload
 from storage.errors import ImportRejected
 from storage.models import Campaign
+from storage.portraits import portrait_problem
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
@@ -140,6 +145,7 @@ _CHARACTER_FIELDS = (
     "wp_max",
     "hp_max",
     "thp_max",
+    "portrait",
 )
 _WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
 _KINDS = tuple(kind.value for kind in DamageKind)
@@ -203,6 +209,8 @@ def character_data(character: Character) -> dict[str, Any]:
     ):
         if value != default:
             data[key] = value
+    if character.portrait:
+        data["portrait"] = character.portrait
     return data
 
 
@@ -549,6 +557,9 @@ class _Checker:
                 if problem:
                     self.problem(f"{path}.{key}", problem)
             health[key] = value
+        portrait = data.get("portrait")
+        if portrait is not None and (problem := portrait_problem(portrait)):
+            self.problem(f"{path}.portrait", problem)
         if len(self.problems) > before:
             return None
         return Character(
@@ -563,6 +574,7 @@ class _Checker:
             wp_max=health["wp_max"] or 0,
             hp_max=health["hp_max"],
             thp_max=health["thp_max"],
+            portrait=normal_text(portrait) if portrait is not None else None,
         )
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:

@@ -74,6 +74,8 @@ class Character:
     """A table setting: points taken off lethal and non-lethal damage (docs/rules.md)."""
     lost: tuple[int, int, int] = (0, 0, 0)
     """Damage taken so far from HP, THP and WP; kept between fights until healed."""
+    portrait: str | None = None
+    """An https link to the character's picture (storage/portraits.py), or None."""
 
     def health_maxima(self) -> tuple[int, int, int]:
         hp = self.hp_max
