@@ -43,7 +43,7 @@ from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
 from cogs.utils.translator import WireTranslator
 from cogs.utils.tree import WireTree, log_interaction
-from storage import Store, open_store
+from storage import StorageError, Store, open_store
 from wire.i18n import N_, tr
 
 log = logging.getLogger("wire")
@@ -347,6 +347,9 @@ async def run(config: Config, force_sync: bool) -> int:
         if exc.code != SHARDING_REQUIRED:
             raise
         print(sharding_required(config), file=sys.stderr)
+        return 1
+    except StorageError as exc:  # the database at start: damaged, not writable, too new
+        print(f"The bot did not start: {exc}", file=sys.stderr)
         return 1
     finally:
         # discord.py's own exit skips close() once closing has begun; ours must still finish
