@@ -41,6 +41,7 @@ from cogs.utils.errors import answer_ephemeral
 from cogs.utils.language import speak_for
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
+from cogs.utils.tracker_pace import TrackerPace
 from cogs.utils.translator import WireTranslator
 from cogs.utils.tree import WireTree, log_interaction
 from storage import StorageError, Store, open_store
@@ -62,6 +63,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.help",
     "cogs.privacy",
+    "cogs.retention",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
@@ -119,6 +121,8 @@ class WireBot(commands.Bot):
         self._shutdown: asyncio.Future[None] | None = None
         self.tracker_edits = TrackerEdits()
         """Keeps each fight's tracker on its latest state (cogs/utils/tracker.py)."""
+        self.tracker_pace = TrackerPace.for_shards(config.shard_count, config.shard_ids)
+        """Spaces tracker edits inside Discord's limits (cogs/utils/tracker_pace.py)."""
         self.live_components: set[str] = set()
         """custom_ids of the short-lived (non-persistent) buttons now listening."""
         self._component_templates: list[re.Pattern[str]] = []

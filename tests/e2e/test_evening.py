@@ -182,6 +182,10 @@ async def evening(table: Evening, url: str) -> None:
     table.tracker_id = started.message_id
     await c("fight", {"initiative": 18}, by=ARIA, sub="join")
     await c("fight", {"initiative": 16}, by=BRAM, sub="join")  # Reaktion counts: 16 + 3
+    # The tracker is the table's: Bram's German join edits it in the server's English.
+    await standin.wait_for(lambda: table.line("Jorun") or None, WAIT, "Jorun on the tracker")
+    assert table.tracker()["title"] == "⚔️ Ambush: round 1"
+    assert labels(standin.messages[table.tracker_id]["components"]) == ["Next turn"]
     await table.private("fight", {"npc": "Goblin", "count": 3, "initiative": 5}, sub="add")
     await c("fight", sub="next")
     await table.turn_of("Jaime", 1)
