@@ -38,7 +38,7 @@ format: $(VENV)/.dev
 ## Extract the message template (wire/locales/wire.pot) and merge it into each catalogue
 ## (docs/i18n.md): new messages come in untranslated, changed ones fuzzy.
 messages: $(VENV)/.dev
-	$(PY) -m cogs.utils.catalogue
+	$(PY) -m tools.catalogue
 
 ## Print the benchmark figures (not part of the tests).
 bench: $(VENV)/.dev

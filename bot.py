@@ -44,16 +44,18 @@ from cogs.utils.tracker import TrackerEdits
 from cogs.utils.tracker_pace import TrackerPace
 from cogs.utils.translator import WireTranslator
 from cogs.utils.tree import WireTree, log_interaction
-from storage import StorageError, Store, open_store
+from storage import RuleStore, StorageError, open_store
 from wire.i18n import N_, tr
 
 log = logging.getLogger("wire")
 
 EXTENSIONS = (
     "cogs.rolls",
-    "cogs.table",
+    "cogs.roll",
+    "cogs.odds",
     "cogs.combat",
     "cogs.fights",
+    "cogs.health",
     "cogs.crafting",
     "cogs.characters",
     "cogs.advancement",
@@ -90,7 +92,7 @@ class WireBot(commands.Bot):
         self,
         config: Config,
         *,
-        store: Store | None = None,
+        store: RuleStore | None = None,
         rng: random.Random | None = None,
         force_sync: bool = False,
         sync_commands: bool = True,
@@ -131,7 +133,7 @@ class WireBot(commands.Bot):
 
     # ---- clock and storage -------------------------------------------------------------------
     @property
-    def store(self) -> Store:
+    def store(self) -> RuleStore:
         if self._store is None:
             raise RuntimeError("The store is opened in setup_hook.")
         return self._store

@@ -43,7 +43,7 @@ import asyncpg
 
 from bench.bench_e2e import percentile
 from cogs.retention import BATCH, MIN_BATCH, prune_rolls
-from storage import Store
+from storage import RuleStore
 from storage.models import RollRecord
 from storage.pg_testing import throwaway_cluster
 from storage.postgres import PostgresStore
@@ -170,7 +170,7 @@ def ensure(folder: Path, rows: int) -> Path:
 
 
 class Target:
-    def __init__(self, name: str, store: Store) -> None:
+    def __init__(self, name: str, store: RuleStore) -> None:
         self.name, self.store = name, store
         self.samples: dict[str, list[float]] = {"roll": [], "history": [], "by_player": []}
         self.interactions = itertools.count(10**15)
@@ -242,7 +242,7 @@ async def forget_me_postgres(dsn: str, user_id: int) -> tuple[float, int, str]:
     return ms, int(status.split()[-1]), plan
 
 
-async def retention(store: Store, batches: int) -> tuple[list[float], list[float], int]:
+async def retention(store: RuleStore, batches: int) -> tuple[list[float], list[float], int]:
     """`batches` of the retention job, with its pause, beside a roll every 10 ms: each batch's
     ms, each roll's ms meanwhile, rows deleted."""
     target = Target("beside", store)
@@ -274,7 +274,9 @@ def row(name: str, samples: list[float]) -> str:
            f"{percentile(samples, 0.99):>10.0f}"  # fmt: skip
 
 
-async def measure(opened: dict[str, Store], args: argparse.Namespace, engine: str) -> list[float]:
+async def measure(
+    opened: dict[str, RuleStore], args: argparse.Namespace, engine: str
+) -> list[float]:
     """Side by side on each store, then the retention job on the long one; prints the table.
     The stores are closed at the end."""
     targets = [Target(name, store) for name, store in opened.items()]
@@ -304,7 +306,7 @@ async def measure(opened: dict[str, Store], args: argparse.Namespace, engine: st
 
 
 async def on_sqlite(paths: dict[str, Path], args: argparse.Namespace) -> None:
-    opened: dict[str, Store] = {name: await SqliteStore.open(p) for name, p in paths.items()}
+    opened: dict[str, RuleStore] = {name: await SqliteStore.open(p) for name, p in paths.items()}
     await measure(opened, args, f"SQLite {sqlite3.sqlite_version}")
     for name, path in paths.items():
         ms, rows, plan = forget_me(path, player(7))
@@ -320,7 +322,7 @@ async def on_postgres(args: argparse.Namespace) -> None:
             print(f"  PostgreSQL, {rows:,} rolls: building ...", end="", flush=True)
             print(f" {await build_postgres(dsn, rows):.1f} s", flush=True)
             dsns[f"{rows:,} rolls"] = dsn
-        opened: dict[str, Store] = {n: await PostgresStore.open(d) for n, d in dsns.items()}
+        opened: dict[str, RuleStore] = {n: await PostgresStore.open(d) for n, d in dsns.items()}
         await measure(opened, args, "PostgreSQL 15 (fsync off)")
         for name, dsn in dsns.items():
             ms, rows, plan = await forget_me_postgres(dsn, player(7))

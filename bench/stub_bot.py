@@ -21,13 +21,13 @@ import itertools
 import sys
 
 import bot  # the repository is on PYTHONPATH (bench_e2e's launch puts it there)
-from storage import Store
+from storage import RuleStore
 
 
 class StubStore:
     """A real store behind it; the roll path's two calls answered from memory."""
 
-    def __init__(self, real: Store) -> None:
+    def __init__(self, real: RuleStore) -> None:
         self._real = real
         self._context = None
         self._ids = itertools.count(10**12)

@@ -24,19 +24,19 @@ from cogs.utils.discord_limits import (
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
-    clip,
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
-from storage.models import Character
 from storage.models_advancement import MAX_AWARD, Advancement, LedgerEntry, Quote, Totals
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
 from wire.i18n import N_, tr, trc
+from wire.sheet import Character
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

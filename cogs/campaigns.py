@@ -15,12 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.discord_limits import (
-    EMBED_DESCRIPTION_MAX,
-    EMBED_FIELD_VALUE_MAX,
-    EMBED_TITLE_MAX,
-    clip,
-)
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, language_name, speak_for, table_language
@@ -31,6 +26,7 @@ from storage.errors import StorageError
 from storage.models import WIRE_ATTRIBUTES, Campaign
 from wire import i18n
 from wire.i18n import tr
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -24,7 +24,6 @@ from cogs.utils.discord_limits import (
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
-    clip,
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
@@ -40,7 +39,18 @@ from cogs.utils.sheet_edit import (
     sheet_form,
     sheet_view,
 )
-from cogs.utils.sheet_text import (
+from cogs.utils.text import inert
+from cogs.utils.tracker import pool_text
+from cogs.utils.tree import storage_message
+from storage.errors import StorageError
+from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
+from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
+from wire import i18n, limits
+from wire.health import DamageKind, Pool
+from wire.i18n import N_, tr, trc, trn
+from wire.limits import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
+from wire.sheet import Character, Weapon, weapon_gaps
+from wire.sheet_text import (
     EXAMPLE,
     SHEET_TEXT_MAX,
     SheetStats,
@@ -52,27 +62,7 @@ from cogs.utils.sheet_text import (
     sheet_text,
     unwritable,
 )
-from cogs.utils.sheets import weapon_gaps
-from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text
-from cogs.utils.tree import storage_message
-from storage.errors import StorageError
-from storage.models import (
-    SKILL_MAX,
-    SKILL_MIN,
-    STAT_MAX,
-    STAT_MIN,
-    Actor,
-    Campaign,
-    Character,
-    ImportClash,
-    ImportOutcome,
-    Weapon,
-)
-from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
-from wire import i18n, limits
-from wire.health import DamageKind, Pool
-from wire.i18n import N_, tr, trc, trn
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -316,15 +306,15 @@ def import_report(outcome: ImportOutcome, campaign: Campaign, actor: int) -> str
 
 
 def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
-    """The sheet's player or a GM may edit it; an NPC's, only a GM."""
-    if campaign.is_gm(actor):
-        return
-    if character.is_npc:
-        raise UserError(tr("Only a GM can edit an NPC's sheet."))
-    if character.owner_id != actor:
-        raise UserError(
-            tr("Only {name}'s player or a GM can edit this sheet.", name=inert(character.name))
-        )
+    """The one rule of who may change a sheet (storage.models.change_refusal), checked before a
+    form opens or a question is asked, so nobody is shown a dialog the store then refuses."""
+    require_change(
+        campaign,
+        actor,
+        name=character.name,
+        player_id=character.owner_id,
+        is_npc=character.is_npc,
+    )
 
 
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
@@ -698,8 +688,7 @@ class Characters(commands.GroupCog, group_name="character"):
     async def delete(self, interaction: discord.Interaction, name: Name) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self.bot.store.get_character(roller.guild_id, roller.campaign.id, name)
-        if character.owner_id != roller.user_id and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(tr("You can only delete your own characters."))
+        require_editor(roller.campaign, character, roller.user_id)
 
         async def delete() -> str:
             try:

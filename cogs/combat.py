@@ -1,4 +1,7 @@
-"""/attack, and the defence buttons a player-character target presses.
+"""/attack and /defend, and the defence buttons a player-character target presses.
+
+/defend is a defence rolled against an attack made at the table (its total given), with no
+button; an attack the bot made waits for the buttons below.
 
 An attack on a player character waits for that player: the bot posts the attack with Parry /
 Dodge (and Block with a shield) buttons. The attack waits in the database, not in memory, and the
@@ -27,13 +30,14 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
-from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
+    DEFENCE_DESCRIPTIONS,
     ROLL_DESCRIPTIONS,
     Attr,
     Base,
@@ -55,14 +59,12 @@ from cogs.utils.rolling import (
     record_for,
     table_embeds,
 )
-from cogs.utils.sheets import available_defences, best_defence, defence_modifiers
 from cogs.utils.text import inert
 from cogs.utils.tracker import health_line, refresh_tracker
 from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
     Blow,
     Campaign,
-    Character,
     Fight,
     HealthEntry,
     HealthTarget,
@@ -70,15 +72,18 @@ from storage.models import (
     PendingAttack,
     RollState,
     StoredRoll,
+    require_change,
 )
-from wire import i18n, text
-from wire.check import Modifier, Roll
-from wire.combat import CombatResult, Defence, resolve_attack
+from wire import i18n, limits, text
+from wire.check import Modifier, Roll, stat_line
+from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
+from wire.sheet import Character, available_defences, best_defence, defence_modifiers
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -291,6 +296,80 @@ class Combat(commands.Cog):
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
+
+    @app_commands.command(
+        name="defend", description="Defend against an attack: how much of its damage gets through"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        vs="The attacker's total",
+        **DEFENCE_DESCRIPTIONS,
+        defence="Defend from your sheet with this defence instead of str and skill",
+        **ROLL_DESCRIPTIONS,
+    )
+    @app_commands.rename(strength="str")
+    @app_commands.choices(defence=DEFENCE_CHOICES)
+    @app_commands.autocomplete(npc=ac.npc_names)
+    async def defend(
+        self,
+        interaction: discord.Interaction,
+        vs: Target,
+        base: Base,
+        strength: Attr | None = None,
+        skill: Skill | None = None,
+        defence: app_commands.Choice[str] | None = None,
+        mod: Mod = 0,
+        roll: DieFace | None = None,
+        take10: bool = False,
+        private: bool = False,
+        npc: Name | None = None,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction, npc)
+        chosen = Defence(defence.value) if defence else None
+        if chosen is not None:
+            if strength is not None or skill is not None:
+                raise UserError(tr("Give defence (from your sheet) or str and skill, not both."))
+            mods = defence_modifiers(roller.sheet(), chosen)
+            if mod:
+                mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
+        else:
+            if strength is None or skill is None:
+                raise UserError(
+                    tr("Give str and skill as numbers, or pick a defence from your sheet.")
+                )
+            mods = stat_line(
+                strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
+            )
+        die = die_for(self.bot, roll, take10)
+        result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        embed, whole = table_embeds(
+            roller,
+            lambda reveal: combat_embed(roller.name, result, secret=secret and not reveal),
+            [(mods, secret)],
+        )
+        record = record_for(
+            interaction,
+            roller,
+            kind="defend",
+            inputs={
+                "vs": vs,
+                "base": base,
+                "str": strength,
+                "skill": skill,
+                "defence": chosen and chosen.value,
+                "mod": mod,
+            },
+            die=die,
+            total=result.total,
+            target=vs,
+            degrees=result.degrees,
+            damage=result.damage.amount,
+            hidden=private,
+        )
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("defence"), gm_embed=whole
+        )
 
     async def _defender(
         self, roller: Roller, target: str, kind: DamageKind
@@ -551,13 +630,10 @@ class Combat(commands.Cog):
         campaign = await store.get_campaign_by_id(guild_id, pending.campaign_id)
         adopt(campaign)
         presser = actor_of(interaction)
-        if presser != payload.target_owner and not campaign.is_gm(presser):
-            raise UserError(
-                tr(
-                    "Only {name}'s player or a GM can choose this defence.",
-                    name=inert(payload.target),
-                )
-            )
+        # The defender is a player character (an NPC defends at once, with no buttons).
+        require_change(
+            campaign, presser, name=payload.target, player_id=payload.target_owner, is_npc=False
+        )
         # The message keeps the language it was posted in (the table's then); what the presser
         # alone reads speaks theirs.
         shared = payload.language or table_language()

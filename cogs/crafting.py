@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
-from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL, craft_embed, progress
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
@@ -30,6 +30,7 @@ from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
 from wire.i18n import N_, tr, trc, trn
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -13,13 +13,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import FREE_ROLL_SOURCE, load_roller
 from cogs.utils.text import code, inert
 from cogs.utils.tracker import pool_name
 from storage.models import HealthEntry, RollRecord, RollState
 from wire.i18n import N_, tr
+from wire.textcheck import clip
 
 UNSETTLED = {
     RollState.WAITING: N_("waiting for the defence"),

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.discord_limits import CONTENT_MAX, clip
+from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.errors import UserError
 from cogs.utils.options import FreeText, Name
 from cogs.utils.rolling import (
@@ -44,11 +44,11 @@ from cogs.utils.voices import (
     where_of,
 )
 from storage.errors import StorageError
-from storage.models import Character
 from storage.portraits import EXPIRES, PORTRAIT_MAX
 from storage.rules_incharacter import CharacterPost, NewPost
-from storage.validation import normal_text, text_problem
 from wire.i18n import N_, tr
+from wire.sheet import Character
+from wire.textcheck import clip, normal_text, text_problem
 
 if TYPE_CHECKING:
     from bot import WireBot

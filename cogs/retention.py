@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
-from storage import Store
+from storage import RuleStore
 from storage.errors import Busy
 from storage.models import PrunedRolls
 
@@ -45,7 +45,7 @@ START_DELAY = 60.0
 
 
 async def prune_rolls(
-    store: Store,
+    store: RuleStore,
     before: datetime,
     *,
     stop: Callable[[], bool] = lambda: False,

@@ -1,4 +1,5 @@
-"""/check, /defend and /contest: rolls that need no button to finish."""
+"""/check and /contest: rolls that need no button to finish (/defend is beside /attack, in
+cogs/combat.py)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,10 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import AgainButton
-from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
-from cogs.utils.embeds import check_embed, combat_embed, contest_embed
+from cogs.utils.discord_limits import EMBED_TITLE_MAX
+from cogs.utils.embeds import check_embed, contest_embed
 from cogs.utils.errors import UserError
-from cogs.utils.options import (
-    DEFENCE_CHOICES,
-    DEFENCE_DESCRIPTIONS,
-    ROLL_DESCRIPTIONS,
-    Attr,
-    Base,
-    DieFace,
-    Mod,
-    Name,
-    Skill,
-    Target,
-)
+from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Skill, Target
 from cogs.utils.rolling import (
     Roller,
     deliver,
@@ -35,13 +25,12 @@ from cogs.utils.rolling import (
     stat_modifiers,
     table_embeds,
 )
-from cogs.utils.sheets import Absent, defence_modifiers
 from cogs.utils.text import inert
-from wire import limits
-from wire.check import Modifier, Roll, resolve_check, stat_line
-from wire.combat import Defence, resolve_defence
+from wire.check import Roll, resolve_check
 from wire.contest import resolve_contest
 from wire.i18n import N_, tr
+from wire.sheet import Absent
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -127,80 +116,6 @@ class Rolls(commands.Cog):
         )
         await deliver(
             self.bot, interaction, roller, embed, record, what=N_("check"), gm_embed=whole
-        )
-
-    @app_commands.command(
-        name="defend", description="Defend against an attack: how much of its damage gets through"
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
-        vs="The attacker's total",
-        **DEFENCE_DESCRIPTIONS,
-        defence="Defend from your sheet with this defence instead of str and skill",
-        **ROLL_DESCRIPTIONS,
-    )
-    @app_commands.rename(strength="str")
-    @app_commands.choices(defence=DEFENCE_CHOICES)
-    @app_commands.autocomplete(npc=ac.npc_names)
-    async def defend(
-        self,
-        interaction: discord.Interaction,
-        vs: Target,
-        base: Base,
-        strength: Attr | None = None,
-        skill: Skill | None = None,
-        defence: app_commands.Choice[str] | None = None,
-        mod: Mod = 0,
-        roll: DieFace | None = None,
-        take10: bool = False,
-        private: bool = False,
-        npc: Name | None = None,
-    ) -> None:
-        roller = await load_roller(self.bot, interaction, npc)
-        chosen = Defence(defence.value) if defence else None
-        if chosen is not None:
-            if strength is not None or skill is not None:
-                raise UserError(tr("Give defence (from your sheet) or str and skill, not both."))
-            mods = defence_modifiers(roller.sheet(), chosen)
-            if mod:
-                mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
-        else:
-            if strength is None or skill is None:
-                raise UserError(
-                    tr("Give str and skill as numbers, or pick a defence from your sheet.")
-                )
-            mods = stat_line(
-                strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
-            )
-        die = die_for(self.bot, roll, take10)
-        result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
-        secret = npc_secret(roller.campaign, roller.character, hidden=private)
-        embed, whole = table_embeds(
-            roller,
-            lambda reveal: combat_embed(roller.name, result, secret=secret and not reveal),
-            [(mods, secret)],
-        )
-        record = record_for(
-            interaction,
-            roller,
-            kind="defend",
-            inputs={
-                "vs": vs,
-                "base": base,
-                "str": strength,
-                "skill": skill,
-                "defence": chosen and chosen.value,
-                "mod": mod,
-            },
-            die=die,
-            total=result.total,
-            target=vs,
-            degrees=result.degrees,
-            damage=result.damage.amount,
-            hidden=private,
-        )
-        await deliver(
-            self.bot, interaction, roller, embed, record, what=N_("defence"), gm_embed=whole
         )
 
     @app_commands.command(

@@ -1,6 +1,6 @@
 """Campaign storage for the WIRE bot: campaigns, characters, crafting projects and the roll log.
 
-The cogs use the `Store` interface (storage/base.py) and get one from `await open_store()`: the
+The cogs use a `RuleStore` (storage/rules.py) and get one from `await open_store()`: the
 rules of storage/rules.py over SQLite (storage/sqlite.py, a file: the default) or PostgreSQL
 (storage/postgres.py, when WIRE_DATABASE is a postgresql:// URL). See docs/storage.md for the
 schema, the export format, backups and the migrations policy.
@@ -12,7 +12,6 @@ import os
 import re
 from pathlib import Path
 
-from storage.base import Store
 from storage.errors import (
     Busy,
     Conflict,
@@ -24,14 +23,8 @@ from storage.errors import (
     SchemaTooNew,
     StorageError,
 )
-from storage.models import (
-    Campaign,
-    Character,
-    CraftProject,
-    PendingAction,
-    RollRecord,
-    Weapon,
-)
+from storage.models import Campaign, CraftProject, PendingAction, RollRecord
+from storage.rules import RuleStore
 from storage.sqlite import SqliteStore
 
 DEFAULT_DATABASE = "data/wire.db"
@@ -79,7 +72,7 @@ def database_path(path: str | Path | None = None) -> Path:
     return setting
 
 
-async def open_store(database: str | Path | None = None) -> Store:
+async def open_store(database: str | Path | None = None) -> RuleStore:
     """Open (creating or upgrading it first) the campaign database; SchemaTooNew if too new.
 
     A postgresql:// URL opens PostgreSQL (a pool of WIRE_DATABASE_POOL connections); a path,
@@ -97,7 +90,6 @@ __all__ = [
     "DEFAULT_DATABASE",
     "Busy",
     "Campaign",
-    "Character",
     "Conflict",
     "CraftProject",
     "ImportRejected",
@@ -107,11 +99,10 @@ __all__ = [
     "PendingAction",
     "PermissionDenied",
     "RollRecord",
+    "RuleStore",
     "SchemaTooNew",
     "SqliteStore",
     "StorageError",
-    "Store",
-    "Weapon",
     "database_path",
     "database_setting",
     "is_postgres",

@@ -8,29 +8,19 @@ change goes back through the store, where permissions and concurrency are handle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from storage.errors import GmOnly, InvalidValue
+from storage.errors import GmOnly, InvalidValue, PermissionDenied
 from wire import limits, names
-from wire.health import DamageKind, Health, HealthChange, permanent_health
+from wire.health import DamageKind, Health, HealthChange
+from wire.i18n import N_
 from wire.initiative import Initiative, turn_order
+from wire.sheet import Character
 
-NAME_MAX = 64
-"""Longest campaign, character, weapon, attribute, skill or item name (characters)."""
-NOTES_MAX = 1000
-"""Longest character notes (characters); fits one embed field."""
-# The value ranges are the rules core's (wire/limits.py), so a sheet holds exactly what a roll
-# accepts; these names only spell them the way the store's checks read them.
-STAT_MIN, STAT_MAX = limits.ATTRIBUTE.low, limits.ATTRIBUTE.high
-SKILL_MIN, SKILL_MAX = limits.SKILL.low, limits.SKILL.high
-BASE_MIN, BASE_MAX = limits.BASE.low, limits.BASE.high
 QUALITY_MIN, QUALITY_MAX = limits.QUALITY.low, limits.QUALITY.high
-MAX_ATTRIBUTES = 20
-MAX_SKILLS = 60
-MAX_WEAPONS = 10
 
 
 WIRE_ATTRIBUTES = names.ATTRIBUTES
@@ -119,94 +109,38 @@ class Campaign:
         return GmOnly(self.name, self.gm_ids, action, names)
 
 
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    name: str
-    base: int
-    attribute: str
-    """The attribute the weapon is wielded with (e.g. "Strength")."""
-    skill: str
-    """The skill the weapon is wielded with (e.g. "Heavy melee weapons")."""
-    kind: str = DamageKind.LETHAL.value
-    """lethal (to HP), non-lethal (to THP) or mental (to WP)."""
-
-    @property
-    def damage_kind(self) -> DamageKind:
-        return DamageKind(self.kind)
+NOT_YOURS = N_("Only {name}'s player or a GM can change {name} or act for them.")
+"""The one wording of the rule below, for a player character; an NPC's refusal names the GMs."""
+NPCS_ARE_THE_GMS = N_("change or act for {name}, an NPC")
 
 
-@dataclass(frozen=True, slots=True)
-class Character:
-    """A character sheet: read from the store, or validated from an import before it is stored.
+def change_refusal(
+    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
+) -> PermissionDenied | None:
+    """Who may change a sheet or act for a character, as one rule for every entry point (a
+    command, a button, the Edit form, an import, a fight's combatant): None if `user_id` may,
+    else the refusal to raise.
 
-    One model for both, so an import, an export and the store cannot drift apart; a sheet that is
-    not stored yet has id, campaign_id and owner_id 0 (the store assigns them).
+    A GM of the campaign may, and everyone with Manage Server is one. Otherwise only the
+    character's player, and only for a player character: an NPC (or a combatant nobody plays)
+    is the GMs' alone, so whoever made it may no longer touch it once they stop being a GM.
     """
-
-    name: str
-    is_npc: bool = False
-    attributes: dict[str, int] = field(default_factory=dict)
-    """Attribute name (as the user wrote it) -> value. Look-ups are case-insensitive."""
-    skills: dict[str, int] = field(default_factory=dict)
-    weapons: tuple[Weapon, ...] = ()
-    shield: bool = False
-    """Block needs a shield."""
-    notes: str = ""
-    id: int = 0
-    campaign_id: int = 0
-    owner_id: int = 0
-    hp_max: int | None = None
-    """An override of HP = 20 + Constitution + Resolve (None: worked out from the sheet)."""
-    thp_max: int | None = None
-    """An override of THP (None: equal to HP)."""
-    wp_max: int = 0
-    """Willpower: a value on the sheet (its formula is not in our sources); 0: not tracked."""
-    armour: int = 0
-    """A table setting: points taken off lethal and non-lethal damage (docs/rules.md)."""
-    lost: tuple[int, int, int] = (0, 0, 0)
-    """Damage taken so far from HP, THP and WP; kept between fights until healed."""
-    portrait: str | None = None
-    """An https link to the character's picture (storage/portraits.py), or None."""
-
-    def health_maxima(self) -> tuple[int, int, int]:
-        hp = self.hp_max
-        if hp is None:
-            hp = permanent_health(
-                self.attribute("Constitution") or 0, self.attribute("Resolve") or 0
-            )
-        thp = hp if self.thp_max is None else self.thp_max
-        return hp, thp, self.wp_max
-
-    def health(self) -> Health:
-        (hp, thp, wp), (hp_lost, thp_lost, wp_lost) = self.health_maxima(), self.lost
-        return Health(hp - hp_lost, hp, thp - thp_lost, thp, wp - wp_lost, wp)
-
-    def attribute(self, name: str) -> int | None:
-        return _lookup(self.attributes, name)
-
-    def skill(self, name: str) -> int | None:
-        return _lookup(self.skills, name)
-
-    def weapon(self, name: str) -> Weapon | None:
-        folded = name.casefold()
-        return next((w for w in self.weapons if w.name.casefold() == folded), None)
-
-
-def find_stat(table: dict[str, int], name: str) -> tuple[str, int] | None:
-    """(the stored spelling, the value) of a stat, matched case-insensitively; one of WIRE's
-    own names also under its spelling in another language ("Strength" finds "Stärke",
-    wire/names.py), the name as asked first."""
-    for alias in names.aliases(name):
-        folded = alias.casefold()
-        found = next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
-        if found is not None:
-            return found
+    if campaign.is_gm(user_id):
+        return None
+    if is_npc or player_id is None:
+        return campaign.gm_only(NPCS_ARE_THE_GMS, name=name)
+    if player_id != user_id:
+        return PermissionDenied(NOT_YOURS, name=name)
     return None
 
 
-def _lookup(table: dict[str, int], name: str) -> int | None:
-    found = find_stat(table, name)
-    return found[1] if found else None
+def require_change(
+    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
+) -> None:
+    """`change_refusal`, raised."""
+    refusal = change_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
+    if refusal is not None:
+        raise refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,9 +452,11 @@ class Combatant:
     """Its character's portrait link (the tracker shows the current combatant's)."""
 
     def may_act(self, user_id: int, campaign: Campaign) -> bool:
-        return campaign.is_gm(user_id) or (
-            self.controller_id is not None and self.controller_id == user_id
+        """The one rule (`change_refusal`): its player, or a GM; one nobody plays, a GM only."""
+        refusal = change_refusal(
+            campaign, user_id, name=self.name, player_id=self.controller_id, is_npc=False
         )
+        return refusal is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from storage.models import Character
 from wire.advancement import NOT_PRICED, AttributePrice, Category, Worth, sheet_worth
+from wire.sheet import Character
 
 MAX_AWARD = 1000
 """The most CP one award (or correction) moves: a typo guard, far above any session's award."""

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 from storage.errors import InvalidValue
-from storage.validation import TextProblem, expected_text, normal_text, text_problem
+from storage.validation import expected_text
 from wire.i18n import N_
+from wire.textcheck import TextProblem, normal_text, text_problem
 
 PORTRAIT_MAX = 512
 """Longest portrait link (characters): image hosts' links are far shorter; Discord takes an

@@ -13,15 +13,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from storage.errors import InvalidValue
-from storage.models import (
-    Campaign,
-    Character,
-    CraftProject,
-    PendingAction,
-    RollRecord,
-    RollState,
-    Weapon,
-)
+from storage.models import Campaign, CraftProject, PendingAction, RollRecord, RollState
+from wire.sheet import Character, Weapon
 
 
 def utc_text(moment: datetime | None = None) -> str:

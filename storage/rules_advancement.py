@@ -15,7 +15,6 @@ from typing import Any
 
 from storage.backend import Row, Transaction
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
-from storage.models import Character
 from storage.models_advancement import (
     LEDGER_SHOWN,
     MAX_AWARD,
@@ -30,16 +29,11 @@ from storage.models_advancement import (
     Request,
     Totals,
 )
-from storage.validation import (
-    STAT_COUNTS,
-    STAT_RANGES,
-    check_kind,
-    clean_name,
-    normal_text,
-    text_problem,
-)
+from storage.validation import STAT_COUNTS, STAT_RANGES, check_kind, clean_name
 from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
 from wire.i18n import N_
+from wire.sheet import Character
+from wire.textcheck import normal_text, text_problem
 
 KEEP: Any = object()
 """A setting left as it is (None means "clear it")."""

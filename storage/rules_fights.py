@@ -17,7 +17,6 @@ from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
     Campaign,
-    Character,
     Combatant,
     Effect,
     Fight,
@@ -42,6 +41,7 @@ from wire.health import (
 )
 from wire.i18n import N_
 from wire.initiative import Initiative
+from wire.sheet import Character
 
 MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = 10
@@ -79,7 +79,7 @@ def _combatant(
 
 
 class RuleFights:
-    """The fight and health methods of `RuleStore` (see storage/base.py for the contract)."""
+    """The fight and health methods of `RuleStore` (see storage/rules.py for the contract)."""
 
     # Provided by RuleStore.
     _write: Any
@@ -129,6 +129,7 @@ class RuleFights:
         return fight
 
     async def running_fight(self, guild_id: int, channel_id: int) -> Fight | None:
+        """The channel's running fight with its combatants, health and effects, if any."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 "running_fight_of_channel", {"guild_id": guild_id, "channel_id": channel_id}
@@ -136,6 +137,7 @@ class RuleFights:
             return await self._load_fight(tx, guild_id, rows[0][0]) if rows else None
 
     async def get_fight(self, guild_id: int, fight_id: int) -> Fight | None:
+        """By id (a button names it), running or ended; None in another guild."""
         async with self._read() as tx:
             return await self._load_fight(tx, guild_id, fight_id)
 
@@ -143,6 +145,7 @@ class RuleFights:
     async def start_fight(
         self, guild_id: int, campaign_id: int, channel_id: int, actor_id: int, name: str
     ) -> Fight:
+        """A new fight in the channel; GMs only. Conflict if one is running there already."""
         name = clean_name(name, "fight")
         where = {"guild_id": guild_id, "channel_id": channel_id}
         async with self._write(guild_id) as tx:
@@ -164,6 +167,8 @@ class RuleFights:
     async def add_combatants(
         self, guild_id: int, fight_id: int, actor_id: int, new: Sequence[NewCombatant]
     ) -> Fight:
+        """All or none: NPCs by GMs, a player character by its player (or a GM). NameTaken if
+        a name (or a player character) is in the fight already; at most 50 combatants."""
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
@@ -216,6 +221,7 @@ class RuleFights:
     async def remove_combatant(
         self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
     ) -> Fight:
+        """GMs, or the player of a player character; its turn passes to the next."""
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
@@ -242,6 +248,12 @@ class RuleFights:
         actor_id: int,
         expected_step: int | None = None,
     ) -> TurnChange:
+        """End the current turn: the next in the order acts, a new round after the last.
+
+        Only the current combatant's player or a GM; the first turn, GMs only. The effects of
+        the combatant whose turn ends count down. `expected_step` (a Next button's) makes it a
+        compare-and-set: of two presses at once, one advances and the other gets Conflict.
+        """
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
             if expected_step is not None and fight.step != expected_step:
@@ -301,6 +313,7 @@ class RuleFights:
         name: str,
         rounds: int | None,
     ) -> Fight:
+        """A condition lasting `rounds` of its combatant's turns (None: until ended)."""
         name = clean_name(name, "effect")
         if rounds is not None and not 1 <= rounds <= 100:
             raise InvalidValue("An effect lasts 1 to 100 rounds (leave rounds empty: until ended).")
@@ -324,6 +337,7 @@ class RuleFights:
             return await self._running(tx, guild_id, fight_id)
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
+        """GMs only; the ended fight, for its summary."""
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
@@ -335,6 +349,7 @@ class RuleFights:
             return ended
 
     async def set_tracker(self, guild_id: int, fight_id: int, message_id: int | None) -> None:
+        """Remember the tracker message the bot keeps editing."""
         async with self._write(guild_id) as tx:
             await tx.execute(
                 "set_tracker",
@@ -358,6 +373,13 @@ class RuleFights:
         attacker_id: int | None = None,
         interaction_id: int | None = None,
     ) -> HealthEntry:
+        """Damage, heal or set one pool of a combatant (an NPC copy's own) or a sheet, and log
+        it, in one transaction: concurrent blows lose no damage.
+
+        `op`: damage (to the pool of `kind`, or `pool`; less the target's armour if `armour`),
+        heal or set (`pool`, default HP). By hand: GMs, or a player for their own character;
+        `by_roll`: an attack's damage, which its resolution allows.
+        """
         if op not in HEALTH_OPS:
             raise InvalidValue("Unknown health change {op}: use damage, heal or set.", op=repr(op))
         limits.HEALTH.check(amount, N_("The amount"))
@@ -471,6 +493,7 @@ class RuleFights:
         )
 
     async def undo_health(self, guild_id: int, campaign_id: int, actor_id: int) -> HealthEntry:
+        """Undo the campaign's last change of health that is not undone yet; GMs only."""
         async with self._write(guild_id) as tx:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
@@ -508,6 +531,7 @@ class RuleFights:
     async def recent_health(
         self, guild_id: int, campaign_id: int, limit: int = 10
     ) -> list[HealthEntry]:
+        """Newest first, for /history."""
         if limit <= 0:
             return []
         async with self._read() as tx:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from storage.models import Character
 from storage.portraits import Portrait, clean_portrait
+from wire.sheet import Character
 
 if TYPE_CHECKING:
     from storage.rules import RuleStore

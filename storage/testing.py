@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from storage.models import Actor, Campaign, Character, RollRecord, Weapon
+from storage.models import Actor, Campaign, RollRecord
 from storage.rules import RuleStore
 from storage.sqlite import SqliteStore
+from wire.sheet import Character, Weapon
 
 GUILD = 1001
 OTHER_GUILD = 1002

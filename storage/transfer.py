@@ -86,18 +86,7 @@ from typing import Any
 
 from storage import offload
 from storage.errors import ImportRejected
-from storage.models import (
-    BASE_MAX,
-    BASE_MIN,
-    MAX_WEAPONS,
-    SKILL_MAX,
-    SKILL_MIN,
-    STAT_MAX,
-    STAT_MIN,
-    Campaign,
-    Character,
-    Weapon,
-)
+from storage.models import Campaign
 from storage.models_advancement import Advancement, LedgerEntry
 from storage.portraits import portrait_problem
 from storage.transfer_advancement import (
@@ -115,17 +104,18 @@ from storage.validation import (
     LongNumber,
     NotANumber,
     Problem,
-    TextProblem,
     expected_text,
     int_problem,
     name_problem,
-    normal_text,
     notes_problem,
     type_name,
 )
 from wire import limits
 from wire.health import DamageKind
 from wire.i18n import N_
+from wire.limits import BASE_MAX, BASE_MIN, MAX_WEAPONS, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
+from wire.sheet import Character, Weapon
+from wire.textcheck import TextProblem, normal_text
 
 FORMAT = "wire-bot"
 VERSION = 2

@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from storage.models_advancement import MAX_AWARD, MAX_EARNED, REASON_MAX, Advancement, LedgerEntry
-from storage.validation import STAT_RANGES, int_problem, name_problem, normal_text, text_problem
+from storage.validation import STAT_RANGES, int_problem, name_problem
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category
 from wire.i18n import N_
+from wire.textcheck import normal_text, text_problem
 
 ADVANCEMENT_FIELDS = ("skill_categories", "attribute_price", "starting_cp", "approval")
 ENTRY_FIELDS = ("character", "kind", "amount", "reason", "stat", "undoes", "at")

@@ -8,29 +8,28 @@ with its values (`Problem`), read in the language in use wherever it is shown.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from storage.errors import InvalidValue
-from storage.models import (
+from storage.models import QUALITY_MAX, QUALITY_MIN
+from wire import i18n
+from wire.health import DamageKind
+from wire.i18n import N_, tr
+from wire.limits import (
     BASE_MAX,
     BASE_MIN,
     MAX_ATTRIBUTES,
     MAX_SKILLS,
     NAME_MAX,
     NOTES_MAX,
-    QUALITY_MAX,
-    QUALITY_MIN,
     SKILL_MAX,
     SKILL_MIN,
     STAT_MAX,
     STAT_MIN,
-    Weapon,
 )
-from wire import i18n
-from wire.health import DamageKind
-from wire.i18n import N_, tr
+from wire.sheet import Weapon
+from wire.textcheck import TextProblem, normal_text, text_problem
 
 STAT_KINDS = ("attribute", "skill")
 STAT_RANGES = {"attribute": (STAT_MIN, STAT_MAX), "skill": (SKILL_MIN, SKILL_MAX)}
@@ -116,89 +115,6 @@ def type_name(value: object) -> Problem | str:
     if isinstance(value, dict):
         return Problem(N_("an object"))
     return type(value).__name__
-
-
-@dataclass(frozen=True, slots=True)
-class TextProblem:
-    """Why some text cannot be stored: what is wrong ("is empty") and how to fix it.
-
-    One wording for every place that checks text: a slash-command option as it arrives, a store
-    call and an import all say the same thing about the same text. Both are English templates
-    with their values, read in the language in use (wire.i18n) whenever they are shown.
-    """
-
-    template: str
-    fix_template: str
-    params: dict[str, object] = field(default_factory=dict)
-
-    @property
-    def what(self) -> str:
-        return tr(self.template, **self.params)
-
-    @property
-    def fix(self) -> str:
-        return tr(self.fix_template, **self.params)
-
-    def __str__(self) -> str:
-        return self.what
-
-
-def codepoint(ch: str) -> str:
-    """How a character is named in a message: U+202E."""
-    return f"U+{ord(ch):04X}"
-
-
-def normal_text(value: str) -> str:
-    """Text as it is stored: NFC-normalised, without surrounding whitespace, "\r\n" as "\n".
-
-    NFC makes "é" typed as one character and as e + accent the same name.
-    """
-    return unicodedata.normalize("NFC", value).replace("\r\n", "\n").strip()
-
-
-def text_problem(
-    value: str, limit: int, *, multiline: bool = False, empty_ok: bool = False
-) -> TextProblem | None:
-    """Why `value` cannot be stored as text of at most `limit` characters, or None.
-
-    Checked on the normalised text (see `normal_text`). Refused: empty text (unless `empty_ok`:
-    then only the empty string passes, not blanks), text only of whitespace, text over the limit,
-    and any control or format character: the invisible ones (zero-width spaces and joiners) and
-    the direction-changing ones (U+202E) that make text read differently than it is stored, line
-    and paragraph separators, and line breaks unless `multiline` (then a plain "\n" is fine).
-    """
-    text = normal_text(value)
-    if not text:
-        if not value:
-            if empty_ok:
-                return None
-            return TextProblem(N_("is empty"), N_("Type at least one character."))
-        return TextProblem(N_("is only spaces"), N_("Type some visible text."))
-    if len(text) > limit:
-        return TextProblem(
-            N_("is {length} characters long, the limit is {limit}"),
-            N_("Shorten it to at most {limit} characters."),
-            {"length": len(text), "limit": limit},
-        )
-    again = N_("Type it again without it.")
-    for ch in text:
-        category = unicodedata.category(ch)
-        where = {"character": codepoint(ch)}
-        if category == "Cf":
-            return TextProblem(
-                N_("contains an invisible or direction-changing character ({character})"),
-                again,
-                where,
-            )
-        if category == "Cs":
-            return TextProblem(N_("contains an invalid character ({character})"), again, where)
-        if category in ("Cc", "Zl", "Zp") and not (multiline and ch == "\n"):
-            return TextProblem(
-                N_("contains a line break or another control character ({character})"),
-                again if multiline else N_("Type it on one line without it."),
-                where,
-            )
-    return None
 
 
 def expected_text(value: object) -> Problem:

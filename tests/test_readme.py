@@ -113,8 +113,8 @@ def test_the_invite_section_matches_the_bot(readme):
 
 def test_the_first_steps_make_jaimes_sheet_in_two_commands(readme):
     """The sheet line reads as the bot reads it: the rules text's Jaime, no problem."""
-    from cogs.utils.sheet_text import read_sheet
     from storage.models import WIRE_ATTRIBUTES
+    from wire.sheet_text import read_sheet
 
     steps = section(readme, "First steps for a table")
     block = next(lines for _, lines in code_blocks(steps) if "/character create" in lines[0])

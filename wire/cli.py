@@ -12,14 +12,17 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from wire import i18n, jsonout, text
-from wire.check import Roll, resolve_check, stat_line
+from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import resolve_attack, resolve_defence
 from wire.contest import resolve_contest
 from wire.cost_cli import add_cost_parser, run_cost
 from wire.crafting import resolve_craft
 from wire.dice import obtain_die
 from wire.errors import RulesError
+from wire.i18n import tr
 from wire.limits import ATTRIBUTE, BASE, DIE, MODIFIER, QUALITY, SKILL, TARGET, Limit
+from wire.sheet import Absent, sheet_stat, sheet_weapon
+from wire.sheet_file import read_sheet_file
 
 EXAMPLES = """\
 examples:
@@ -35,6 +38,10 @@ examples:
   python -m wire cost --category combat --from 3 --to 5
       Parry 3 -> 5: 45 CP
   (python -m wire cost --sheet FILE: what an exported sheet is worth, skill by skill)
+  python -m wire attack --sheet docs/examples/jaime.json --vs 13 --roll 15
+      the same attack off a sheet /character export wrote (its one weapon; else --weapon NAME)
+  python -m wire check --sheet docs/examples/jaime.json --attr Strength --skill Climbing --vs 15
+      a stat the sheet lacks counts 0, and the answer says so
 """
 
 
@@ -56,6 +63,32 @@ def _ranged(limit: Limit) -> Callable[[str], int]:
 
     parse.__name__ = limit.name
     return parse
+
+
+def _stat(limit: Limit) -> Callable[[str], int | str]:
+    """A number in range, or (read off a --sheet) a stat's name."""
+    number = _ranged(limit)
+
+    def parse(value: str) -> int | str:
+        try:
+            int(value)
+        except ValueError:
+            return value
+        return number(value)
+
+    parse.__name__ = limit.name
+    return parse
+
+
+def _add_sheet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sheet",
+        metavar="FILE",
+        help="a character file from /character export: stats are then names on the sheet",
+    )
+    parser.add_argument(
+        "--character", metavar="NAME", help="which sheet of a campaign export (--sheet)"
+    )
 
 
 def _add_die(parser: argparse.ArgumentParser) -> None:
@@ -85,15 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
     attr, skill = _ranged(ATTRIBUTE), _ranged(SKILL)
 
     check = sub.add_parser("check", help="a standard check against a target number", epilog=ranges)
-    check.add_argument("--attr", type=attr, required=True)
-    check.add_argument("--skill", type=skill, required=True)
+    check.add_argument("--attr", type=_stat(ATTRIBUTE), required=True, help="a number, or a name")
+    check.add_argument("--skill", type=_stat(SKILL), required=True, help="a number, or a name")
     check.add_argument("--vs", type=_ranged(TARGET), required=True, help="the target number")
+    _add_sheet(check)
 
     attack = sub.add_parser("attack", help="an attack against the defender's total", epilog=ranges)
-    attack.add_argument("--str", dest="attr", type=attr, required=True, help="the attribute")
-    attack.add_argument("--skill", type=skill, required=True)
-    attack.add_argument("--base", type=_ranged(BASE), required=True, help="weapon base damage")
+    attack.add_argument("--str", dest="attr", type=attr, help="the attribute")
+    attack.add_argument("--skill", type=skill)
+    attack.add_argument("--base", type=_ranged(BASE), help="weapon base damage")
     attack.add_argument("--vs", type=_ranged(TARGET), required=True, help="the defender's total")
+    _add_sheet(attack)
+    attack.add_argument("--weapon", metavar="NAME", help="a weapon on the --sheet")
 
     defend = sub.add_parser("defend", help="a defence against the attacker's total", epilog=ranges)
     defend.add_argument("--str", dest="attr", type=attr, required=True, help="the attribute")
@@ -129,8 +165,68 @@ def build_parser() -> argparse.ArgumentParser:
 
     for command in (check, attack, defend, craft, contest):
         _add_die(command)
+        command.set_defaults(usage_error=command.error)
     add_cost_parser(sub)
     return parser
+
+
+def _sheet_usage(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options of a roll with or without --sheet (None: nothing), in
+    argparse's own words where argparse would have said it."""
+    command = getattr(args, "command", None)
+    if command not in ("check", "attack"):
+        return None
+    if args.sheet is None:
+        if args.character is not None:
+            return "--character needs --sheet"
+        if command == "attack":
+            if args.weapon is not None:
+                return "--weapon needs --sheet"
+            missing = [
+                o
+                for o, v in (("--str", args.attr), ("--skill", args.skill), ("--base", args.base))
+                if v is None
+            ]
+            if missing:
+                return "the following arguments are required: " + ", ".join(missing)
+            return None
+        for option, value in (("--attr", args.attr), ("--skill", args.skill)):
+            if isinstance(value, str):
+                return f"argument {option}: {value!r} is not a whole number"
+        return None
+    if command == "attack":
+        given = [
+            o
+            for o, v in (("--str", args.attr), ("--skill", args.skill), ("--base", args.base))
+            if v is not None
+        ]
+        if given:
+            return f"give --weapon from the --sheet, or {', '.join(given)} without one"
+        return None
+    for option, value in (("--attr", args.attr), ("--skill", args.skill)):
+        if not isinstance(value, str):
+            return f"argument {option}: with --sheet, give the name on the sheet, not {value}"
+    return None
+
+
+def _missing_lines(modifiers: Sequence[Modifier]) -> list[str]:
+    """The note the bot adds when a sheet lacks a stat the roll read (it counts 0)."""
+    lines = []
+    for mod in modifiers:
+        if isinstance(mod, Absent):
+            line = tr(
+                "{name} is not on {sheet}'s sheet, so it counts 0.", name=mod.name, sheet=mod.sheet
+            )
+            if mod.close:
+                line += " " + tr(
+                    "The sheet has {close}: is it the same? Rename one to match.", close=mod.close
+                )
+            lines.append(line)
+    return lines
+
+
+def _modifier(mod: int) -> tuple[Modifier, ...]:
+    return (Modifier(tr("Modifier"), mod),) if mod else ()
 
 
 def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
@@ -138,6 +234,31 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     if args.command == "cost":
         return run_cost(args)
     die = obtain_die(roll=args.roll, take10=args.take10)
+    if getattr(args, "sheet", None) is not None:
+        sheet = read_sheet_file(args.sheet, args.character)
+        if args.command == "check":
+            mods = (
+                sheet_stat(sheet, "attribute", args.attr),
+                sheet_stat(sheet, "skill", args.skill),
+                *_modifier(args.mod),
+            )
+            result = resolve_check(mods, args.vs, die)
+            return text.check_lines(result) + _missing_lines(mods), jsonout.check_json(result)
+        weapon_name = args.weapon
+        if weapon_name is None:
+            if len(sheet.weapons) != 1:
+                raise RulesError(
+                    tr(
+                        "Name the weapon with --weapon: {sheet} has {count} weapons.",
+                        sheet=sheet.name,
+                        count=len(sheet.weapons),
+                    )
+                )
+            weapon_name = sheet.weapons[0].name
+        weapon, mods = sheet_weapon(sheet, weapon_name)
+        mods = (*mods, *_modifier(args.mod))
+        result = resolve_attack(mods, weapon.base, die, vs=args.vs)
+        return text.combat_lines(result) + _missing_lines(mods), jsonout.combat_json(result)
     mods = stat_line(args.attr, args.skill, args.mod)
     if args.command == "check":
         result = resolve_check(mods, args.vs, die)
@@ -171,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     i18n.use(_language(argv))
     args = parser.parse_args(argv)
+    usage = _sheet_usage(args)
+    if usage is not None:
+        args.usage_error(usage)
     if args.lang not in i18n.LANGUAGES:
         parser.exit(
             2,

@@ -52,3 +52,17 @@ SURPRISE = Limit(N_("the surprise penalty"), 0, 20)
 HEALTH = Limit(N_("a health value"), 0, 999)
 """A pool's maximum, and any amount of damage or healing given by hand."""
 ARMOUR = Limit(N_("armour"), 0, 50)
+
+# The sizes of a sheet (wire/sheet.py) and of what names it.
+NAME_MAX = 64
+"""Longest campaign, character, weapon, attribute, skill or item name (characters)."""
+NOTES_MAX = 1000
+"""Longest character notes (characters); fits one embed field."""
+# A sheet holds exactly what a roll accepts: these spell the ranges above the way the store's
+# checks and the sheet text read them.
+STAT_MIN, STAT_MAX = ATTRIBUTE.low, ATTRIBUTE.high
+SKILL_MIN, SKILL_MAX = SKILL.low, SKILL.high
+BASE_MIN, BASE_MAX = BASE.low, BASE.high
+MAX_ATTRIBUTES = 20
+MAX_SKILLS = 60
+MAX_WEAPONS = 10

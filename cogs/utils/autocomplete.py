@@ -15,8 +15,9 @@ from discord import app_commands
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
-from storage.models import Campaign, Character, find_stat
+from storage.models import Campaign
 from wire.i18n import tr
+from wire.sheet import Character, find_stat
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -26,8 +26,3 @@ MAX_CHOICES = 25
 BUTTON_LABEL_MAX = 80
 MODAL_TEXT_MAX = 4000
 """A modal's text input."""
-
-
-def clip(value: str, limit: int) -> str:
-    """`value` cut to `limit` characters, with an ellipsis where it was cut."""
-    return value if len(value) <= limit else value[: limit - 1] + "…"

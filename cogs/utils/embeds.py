@@ -20,7 +20,6 @@ from cogs.utils.discord_limits import (
     EMBED_FIELD_VALUE_MAX,
     EMBED_FOOTER_MAX,
     EMBED_TITLE_MAX,
-    clip,
 )
 from cogs.utils.text import inert
 from wire import text
@@ -31,6 +30,7 @@ from wire.crafting import CraftResult
 from wire.degrees import Degrees
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
+from wire.textcheck import clip
 
 SUCCESS = discord.Colour(0x2ECC71)
 FAILURE = discord.Colour(0xE74C3C)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import discord
 
-from cogs.utils.discord_limits import CONTENT_MAX, clip
+from cogs.utils.discord_limits import CONTENT_MAX
 from storage.errors import StorageError
 from wire.errors import RulesError
 from wire.i18n import N_
+from wire.textcheck import clip
 
 
 class UserError(Exception):

@@ -15,18 +15,14 @@ from fractions import Fraction
 
 import discord
 
-from cogs.utils.discord_limits import (
-    EMBED_DESCRIPTION_MAX,
-    EMBED_FIELD_VALUE_MAX,
-    EMBED_TITLE_MAX,
-    clip,
-)
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
 from wire import i18n, text
 from wire.check import Modifier
 from wire.i18n import tr
 from wire.odds import Odds, Outcome
+from wire.textcheck import clip
 
 BAR_WIDTH = 16
 """Cells in the longest bar: the chart stays narrower than a phone's code block."""

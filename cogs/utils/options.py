@@ -14,12 +14,12 @@ from discord import app_commands
 
 from cogs.utils.dice_expression import EXPRESSION_MAX
 from cogs.utils.errors import UserError
-from cogs.utils.sheet_text import SHEET_TEXT_MAX
-from storage.models import MAX_ATTRIBUTES, NAME_MAX, NOTES_MAX
-from storage.validation import normal_text, text_problem
 from wire import limits
 from wire.combat import Defence
 from wire.i18n import tr, trc
+from wire.limits import MAX_ATTRIBUTES, NAME_MAX, NOTES_MAX
+from wire.sheet_text import SHEET_TEXT_MAX
+from wire.textcheck import normal_text, text_problem
 
 
 class TextRejected(UserError, app_commands.AppCommandError):
@@ -90,7 +90,7 @@ Notes = app_commands.Transform[str, FreeText(NOTES_MAX, shortest=0)]
 DiceText = app_commands.Transform[str, FreeText(EXPRESSION_MAX)]
 """A free dice expression for /roll (the dice module checks the rest)."""
 SheetText = app_commands.Transform[str, FreeText(SHEET_TEXT_MAX)]
-"""A whole sheet's attributes and skills as text (cogs/utils/sheet_text.py); each name in it is
+"""A whole sheet's attributes and skills as text (wire/sheet_text.py); each name in it is
 checked again when the text is read."""
 NAME_LIST_MAX = MAX_ATTRIBUTES * (NAME_MAX + 2)
 NameList = app_commands.Transform[str, FreeText(NAME_LIST_MAX)]

@@ -15,27 +15,21 @@ import discord
 from discord.utils import MISSING
 
 from cogs.utils.again import OPTIONS_KEY, again_view, options_of
-from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, EMBED_FIELD_VALUE_MAX, clip
+from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt
-from cogs.utils.sheets import missing_note, sheet_stat, weapon_modifiers
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
-from storage.models import (
-    Actor,
-    Campaign,
-    Character,
-    RollRecord,
-    RollState,
-    Weapon,
-)
+from storage.models import Actor, Campaign, RollRecord, RollState
 from wire import limits
 from wire.check import Modifier, stat_line
 from wire.degrees import Degrees
 from wire.dice import Die, obtain_die
 from wire.health import DamageKind
 from wire.i18n import N_, tr, trc
+from wire.sheet import Absent, Character, NoSuchWeapon, Weapon, sheet_stat, sheet_weapon
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -302,6 +296,29 @@ async def deliver(
         )
 
 
+def missing_note(modifiers: Iterable[Modifier]) -> str | None:
+    """The line that says which stats a roll counted as 0 because a sheet lacks them; None
+    when it lacks none."""
+    lines = []
+    for mod in modifiers:
+        if not isinstance(mod, Absent):
+            continue
+        line = tr(
+            "{name} is not on {sheet}'s sheet, so it counts 0.",
+            name=inert(mod.name),
+            sheet=inert(mod.sheet),
+        )
+        if mod.close:
+            line += " " + tr(
+                "The sheet has {close}: is it the same? Rename one to match.",
+                close=inert(mod.close),
+            )
+        lines.append(line)
+    if not lines:
+        return None
+    return "\n".join([*lines, tr("Add a stat with /character set (a skill at 0 is untrained).")])
+
+
 MISSING_FIELD = N_("Not on the sheet")
 
 
@@ -459,17 +476,17 @@ def attack_line(
         if numbers_given:
             raise UserError(tr("Give weapon (from your sheet) or str, skill and base, not both."))
         sheet = roller.sheet()
-        arms = sheet.weapon(weapon)
-        if arms is None:
+        try:
+            arms, mods = sheet_weapon(sheet, weapon)
+        except NoSuchWeapon as exc:
             raise UserError(
                 tr(
                     "{sheet} has no weapon {name}. Add it with /character weapon, or see "
                     "/character show.",
-                    sheet=inert(sheet.name),
-                    name=quoted(weapon),
+                    sheet=inert(exc.sheet),
+                    name=quoted(exc.name),
                 )
-            )
-        mods = weapon_modifiers(sheet, arms)
+            ) from None
         if mod:
             mods += (Modifier(tr("Modifier"), limits.MODIFIER.check(mod)),)
         return AttackLine(mods, arms.base, arms)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.utils.discord_limits import clip
 from cogs.utils.errors import UserError
-from cogs.utils.sheet_text import EXAMPLE, SHEET_TEXT_MAX
-from storage.models import Character
 from wire.i18n import tr, trc
+from wire.sheet import Character
+from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

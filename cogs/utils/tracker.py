@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip
+from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.language import for_table
 from cogs.utils.text import inert
 from storage.models import Campaign, Combatant, Fight, HealthEntry
 from wire.health import Health, Pool, descriptor, looks
 from wire.i18n import N_, tr, trc
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.utils.discord_limits import CONTENT_MAX, EMBED_AUTHOR_MAX, EMBED_DESCRIPTION_MAX, clip
+from cogs.utils.discord_limits import CONTENT_MAX, EMBED_AUTHOR_MAX, EMBED_DESCRIPTION_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
+from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from babel.messages.pofile import read_po
 
-from cogs.utils import catalogue
+from tools import catalogue
 
 
 async def test_the_template_holds_every_message_of_the_code_and_the_commands():

@@ -137,9 +137,9 @@ async def test_a_player_cannot_change_another_players_character_a_gm_can(world):
         world.channel, "character set", name="Jaime", attribute="Strength", value=9
     )
     assert refused.ephemeral
-    assert "only change your own" in refused.response.content
+    assert "Only Jaime's player or a GM can change Jaime" in refused.response.content
     refused = await world.carol.slash(world.channel, "character remove", name="Jaime", skill="X")
-    assert "only change your own" in refused.response.content
+    assert "Only Jaime's player or a GM can change Jaime" in refused.response.content
     done = await world.alice.slash(
         world.channel, "character set", name="Jaime", attribute="Strength", value=4
     )
@@ -201,7 +201,10 @@ async def test_delete_removes_the_character_only_for_the_asker(world):
 async def test_delete_of_someone_elses_character_is_refused(world):
     await world.bob.slash(world.channel, "character create", name="Jaime")
     refused = await world.carol.slash(world.channel, "character delete", name="Jaime")
-    assert refused.ephemeral and "only delete your own" in refused.response.content
+    assert (
+        refused.ephemeral
+        and "Only Jaime's player or a GM can change Jaime" in refused.response.content
+    )
 
 
 async def test_unanswered_delete_times_out_and_deletes_nothing(world):

@@ -20,23 +20,16 @@ from cogs.utils.embeds import (
 )
 from cogs.utils.odds_chart import odds_embed, side_text
 from cogs.utils.text import inert
-from storage.models import (
-    MAX_ATTRIBUTES,
-    MAX_SKILLS,
-    MAX_WEAPONS,
-    NAME_MAX,
-    NOTES_MAX,
-    Character,
-    RollRecord,
-    Weapon,
-)
+from storage.models import RollRecord
 from tests.discord_rules import EMBED_DESCRIPTION_MAX, embed_length, embed_problems
 from wire.check import Modifier, Roll, resolve_check
 from wire.combat import Defence, resolve_attack, resolve_defence
 from wire.contest import resolve_contest
 from wire.crafting import resolve_craft
 from wire.dice import Die, DieSource
+from wire.limits import MAX_ATTRIBUTES, MAX_SKILLS, MAX_WEAPONS, NAME_MAX, NOTES_MAX
 from wire.odds import DamageRole, compute_odds
+from wire.sheet import Character, Weapon
 
 
 def long(prefix: str, index: int = 0) -> str:

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from cogs.utils.errors import BUG_MESSAGE
 from cogs.utils.text import BIDI_CONTROLS, _escape, code, inert, loggable
-from storage.models import NAME_MAX, NOTES_MAX
 from tests.commands.conftest import embed_of, field, raw_slash
+from wire.limits import NAME_MAX, NOTES_MAX
 
 LINK = "[Free Nitro](https://example.com)"
 LINK_SHOWN = r"\[Free Nitro](https://example.com)"

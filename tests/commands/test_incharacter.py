@@ -68,7 +68,8 @@ async def test_portraits_are_checked_on_arrival_and_shown_on_the_sheet(world):
     r = await w.bob.slash(w.channel, "character show")
     assert embed_of(r)["thumbnail"]["url"] == JAIME
     r = await w.carol.slash(w.channel, "character portrait", url=JAIME, name="Jaime")
-    assert r.response.ephemeral and "only change your own" in r.response.content
+    assert r.response.ephemeral
+    assert "Only Jaime's player or a GM can change Jaime" in r.response.content
     r = await w.bob.slash(w.channel, "character portrait", remove=True)
     assert "Removed" in r.response.content
     r = await w.bob.slash(w.channel, "character show")

@@ -26,7 +26,7 @@ async def test_a_refused_press_is_answered_and_logged_once_like_a_command(world,
     assert refused.response.ephemeral
     [line] = interaction_lines(caplog)
     assert "command=wire:def:" in line
-    assert "outcome=refused (UserError): Only Ser Carol's player or a GM" in line
+    assert "outcome=refused (PermissionDenied): Only Ser Carol's player or a GM" in line
     assert "time=?" not in line
     caplog.clear()
     world.dice.push(12)

@@ -204,7 +204,9 @@ async def test_a_player_is_refused_on_anothers_edit_button_a_gm_is_not(world):
     created = await create_jaime(world)
     refused = await world.carol.click(created.response, label="Edit")
     assert refused.ephemeral and refused.modal is None
-    assert refused.response.content == "Only Jaime's player or a GM can edit this sheet."
+    assert (
+        refused.response.content == "Only Jaime's player or a GM can change Jaime or act for them."
+    )
     shown = await world.alice.click(created.response, label="Edit")
     done = await world.alice.submit_modal(shown, {TEXT_ID: "Strength 5; Parry 4"})
     assert done.followups[0].ephemeral
@@ -407,3 +409,11 @@ async def test_jaimes_sheet_takes_two_commands_and_gives_the_rules_example(world
     embed = embed_of(attack)
     assert field(embed, "Total") == "**23** vs defence 13"
     assert "5 base + 5 DoS = 10 damage" in embed["description"]
+
+
+def test_a_sheet_text_fits_the_edit_form() -> None:
+    """The sheet text's limit is the form's: a sheet created in one command can be edited."""
+    from cogs.utils.discord_limits import MODAL_TEXT_MAX
+    from wire.sheet_text import SHEET_TEXT_MAX
+
+    assert SHEET_TEXT_MAX == MODAL_TEXT_MAX

@@ -8,9 +8,10 @@ import itertools
 
 import asyncpg
 
-from storage.models import STAT_MAX, STAT_MIN, HealthTarget
+from storage.models import HealthTarget
 from storage.postgres import PostgresStore
 from storage.testing import GM, GUILD, PLAYER, manager, roll_record
+from wire.limits import STAT_MAX, STAT_MIN
 
 
 async def test_two_pools_writing_one_guild_lose_no_update(postgres_database: str) -> None:

@@ -30,8 +30,8 @@ def test_every_table_a_cached_read_reads_is_watched() -> None:
 
 def test_the_cached_statements_are_the_ones_the_rules_cache() -> None:
     rules = "".join(
-        (Path(__file__).resolve().parents[2] / "storage" / f).read_text()
-        for f in ("rules.py", "rules_fights.py")
+        f.read_text()
+        for f in sorted((Path(__file__).resolve().parents[2] / "storage").glob("rules*.py"))
     )
     # Each `query("name", ...)` call up to its `cached=True`, never across another call.
     cached = re.findall(r'query\(\s*"([a-z_]+)"(?:(?!query\().){0,400}?cached=True', rules, re.S)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from storage.errors import InvalidValue, NameTaken, NotFound
-from storage.models import MAX_SKILLS, MAX_WEAPONS, Weapon
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER, roll_record
+from wire.limits import MAX_SKILLS, MAX_WEAPONS
+from wire.sheet import Weapon
 
 SABRE = Weapon("Sabre", 4, "Strength", "Melee weapons")
 

@@ -19,10 +19,10 @@ import asyncpg
 import pytest
 
 from storage import is_postgres
-from storage.models import STAT_MAX, STAT_MIN
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER, roll_record
 from tests.storage import workers
+from wire.limits import STAT_MAX, STAT_MIN
 
 ROOT = Path(__file__).resolve().parents[2]
 SPAWN = multiprocessing.get_context("spawn")  # no fork: the parent has threads (aiosqlite)

@@ -17,7 +17,7 @@ import pytest
 from storage import copy as copy_module
 from storage.cli import main
 from storage.copy import TABLES, CopyError, copy_to_postgres
-from storage.models import HealthTarget, NewCombatant, Weapon
+from storage.models import HealthTarget, NewCombatant
 from storage.rules_incharacter import NewPost
 from storage.sqlite import SqliteStore
 from storage.testing import (
@@ -33,6 +33,7 @@ from storage.testing import (
 from wire.advancement import Category
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
+from wire.sheet import Weapon
 
 
 async def _fill(store: SqliteStore) -> None:

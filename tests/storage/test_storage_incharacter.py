@@ -110,7 +110,7 @@ async def test_the_post_record_is_scoped_forgotten_and_outlives_its_character(
 
 
 def test_exports_carry_the_portrait_only_when_set_and_imports_check_it() -> None:
-    from storage.models import Character
+    from wire.sheet import Character
 
     plain = character_data(Character("Ash"))
     assert "portrait" not in plain  # a sheet without one exports as before

@@ -16,10 +16,10 @@ import pytest
 
 from storage import is_postgres
 from storage.errors import InvalidValue, NotFound
-from storage.models import Weapon
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, roll_record
 from storage.transfer import character_document
+from wire.sheet import Weapon
 
 
 async def _dump(database: str) -> list[str]:

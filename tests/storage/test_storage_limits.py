@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import rules as sqlite_store
+from storage import rules_characters, rules_crafting
 from storage.errors import InvalidValue
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER
@@ -14,8 +14,8 @@ from storage.transfer import campaign_document
 async def test_characters_and_npcs_have_their_own_caps(
     store: SqliteStore, make_campaign, make_character, monkeypatch
 ) -> None:
-    monkeypatch.setattr(sqlite_store, "MAX_CHARACTERS_PER_CAMPAIGN", 2)
-    monkeypatch.setattr(sqlite_store, "MAX_NPCS_PER_CAMPAIGN", 1)
+    monkeypatch.setattr(rules_characters, "MAX_CHARACTERS_PER_CAMPAIGN", 2)
+    monkeypatch.setattr(rules_characters, "MAX_NPCS_PER_CAMPAIGN", 1)
     campaign = await make_campaign()
     await make_character(campaign, "Ash")
     await make_character(campaign, "Bo")
@@ -34,7 +34,7 @@ async def test_an_import_past_the_cap_writes_nothing(
     source = await make_campaign("Source")
     for name in ("Ash", "Bo", "Cy"):
         await make_character(source, name)
-    monkeypatch.setattr(sqlite_store, "MAX_CHARACTERS_PER_CAMPAIGN", 2)
+    monkeypatch.setattr(rules_characters, "MAX_CHARACTERS_PER_CAMPAIGN", 2)
     document = campaign_document(source, await store.find_characters(GUILD, source.id))
     target = await make_campaign("Target")
     with pytest.raises(InvalidValue, match="limit is 2"):
@@ -45,7 +45,7 @@ async def test_an_import_past_the_cap_writes_nothing(
 async def test_open_crafting_projects_per_user_are_capped(
     store: SqliteStore, make_campaign, monkeypatch
 ) -> None:
-    monkeypatch.setattr(sqlite_store, "MAX_OPEN_PROJECTS_PER_USER", 2)
+    monkeypatch.setattr(rules_crafting, "MAX_OPEN_PROJECTS_PER_USER", 2)
     campaign = await make_campaign()
     await store.start_project(GUILD, campaign.id, PLAYER, "Sword")
     await store.start_project(GUILD, campaign.id, PLAYER, "Shield")

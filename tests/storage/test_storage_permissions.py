@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from storage.errors import NotFound, PermissionDenied
-from storage.models import Weapon
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 from storage.transfer import character_document
+from wire.sheet import Weapon
 
-OWN_ONLY = "You can only change your own characters."
+# The one rule of who may change a sheet (storage.models.change_refusal), one wording.
+OWN_ONLY = "Only {name}'s player or a GM can change {name} or act for them."
 NPC_GM_ONLY = (
-    "Only a GM of Campaign 1 can change NPCs. Its GMs are <@2001> and everyone with Manage "
-    "Server; a GM makes others GMs with `/campaign gm add`."
+    "Only a GM of Campaign 1 can change or act for Goblin, an NPC. Its GMs are <@2001> and "
+    "everyone with Manage Server; a GM makes others GMs with `/campaign gm add`."
 )
 
 
@@ -60,7 +63,7 @@ async def test_players_cannot_change_what_is_not_theirs(
     for label, call in _changes(store, table.id, actor, name):
         with pytest.raises(PermissionDenied) as raised:
             await call()
-        assert str(raised.value) == error, label
+        assert str(raised.value) == error.format(name=name), label
     assert await store.get_character(GUILD, table.id, name) == before
 
 
@@ -98,14 +101,14 @@ async def test_only_gms_give_characters_away(store: SqliteStore, table) -> None:
     assert ash.owner_id == OTHER_PLAYER
     assert await store.get_active_character(GUILD, table.id, PLAYER) is None  # not theirs now
     assert (await store.get_active_character(GUILD, table.id, OTHER_PLAYER)).name == "Bo"
-    with pytest.raises(PermissionDenied, match=OWN_ONLY):
+    with pytest.raises(PermissionDenied, match=re.escape(OWN_ONLY.format(name="Ash"))):
         await store.set_stat(GUILD, table.id, PLAYER, "Ash", "skill", "Parry", 1)
 
 
 async def test_activating_characters(store: SqliteStore, table) -> None:
-    with pytest.raises(PermissionDenied, match="your own characters active"):
+    with pytest.raises(PermissionDenied, match="Only Bo's player or a GM can change Bo or act"):
         await store.set_active_character(GUILD, table.id, PLAYER, "Bo")
-    with pytest.raises(PermissionDenied, match="can play NPCs"):
+    with pytest.raises(PermissionDenied, match="can change or act for Goblin, an NPC"):
         await store.set_active_character(GUILD, table.id, PLAYER, "Goblin")
     for name in ("Bo", "Goblin", "Ash"):
         assert (await store.set_active_character(GUILD, table.id, GM, name)).name == name

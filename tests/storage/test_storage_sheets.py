@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from storage.errors import GmOnly, InvalidValue, NotFound, PermissionDenied
-from storage.models import MAX_ATTRIBUTES, WIRE_ATTRIBUTES, Weapon
+from storage.models import WIRE_ATTRIBUTES
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER, manager
+from wire.limits import MAX_ATTRIBUTES
+from wire.sheet import Weapon
 
 SWORD = Weapon("Long sword", 5, "Strength", "Long swords")
 
@@ -106,10 +108,10 @@ async def test_only_the_owner_or_a_gm_replaces_and_npcs_take_a_gm(
     store: SqliteStore, jaime, make_character
 ) -> None:
     campaign, before = jaime
-    with pytest.raises(PermissionDenied, match="only change your own"):
+    with pytest.raises(PermissionDenied, match="Only Jaime's player or a GM can change Jaime"):
         await store.replace_stats(GUILD, campaign.id, OTHER_PLAYER, "Jaime", {}, {})
     goblin = await make_character(campaign, "Goblin", npc=True, skills={"Parry": 2})
-    with pytest.raises(GmOnly, match="can change NPCs"):
+    with pytest.raises(GmOnly, match="can change or act for Goblin, an NPC"):
         await store.replace_stats(GUILD, campaign.id, PLAYER, goblin.id, {}, {})
     assert await store.get_character(GUILD, campaign.id, "Jaime") == before
     done = await store.replace_stats(GUILD, campaign.id, GM, goblin.id, {"Strength": 1}, {})

@@ -11,11 +11,13 @@ import json
 import pytest
 
 from storage.errors import ImportRejected, InvalidValue
-from storage.models import NAME_MAX, NOTES_MAX, Weapon
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER
 from storage.transfer import parse_import
-from storage.validation import name_problem, normal_text, notes_problem, text_problem
+from storage.validation import name_problem, notes_problem
+from wire.limits import NAME_MAX, NOTES_MAX
+from wire.sheet import Weapon
+from wire.textcheck import normal_text, text_problem
 
 RLO = "\u202e"
 ZWSP = "\u200b"

@@ -14,19 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.errors import ImportRejected, NameTaken
-from storage.models import (
-    BASE_MAX,
-    MAX_ATTRIBUTES,
-    MAX_SKILLS,
-    MAX_WEAPONS,
-    NAME_MAX,
-    SKILL_MAX,
-    SKILL_MIN,
-    STAT_MAX,
-    STAT_MIN,
-    Character,
-    Weapon,
-)
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, PLAYER, roll_record
 from storage.transfer import (
@@ -39,8 +26,20 @@ from storage.transfer import (
     check_import,
     parse_import,
 )
-from storage.validation import normal_text
 from wire.i18n import speaking
+from wire.limits import (
+    BASE_MAX,
+    MAX_ATTRIBUTES,
+    MAX_SKILLS,
+    MAX_WEAPONS,
+    NAME_MAX,
+    SKILL_MAX,
+    SKILL_MIN,
+    STAT_MAX,
+    STAT_MIN,
+)
+from wire.sheet import Character, Weapon
+from wire.textcheck import normal_text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "example-campaign.json"
 

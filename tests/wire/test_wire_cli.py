@@ -469,6 +469,229 @@ def test_cost_sheet_that_is_not_an_export(tmp_path: Path) -> None:
     assert done.returncode == 2 and "Cannot read" in done.stderr
 
 
+# --- rolling off an exported sheet ------------------------------------------------------------
+
+SHEET = str(ROOT / "docs" / "examples" / "jaime.json")
+STATS = ["--attr", "Strength", "--skill", "Parry", "--vs", "13"]
+
+
+def test_an_attack_off_a_sheet_is_jaimes_attack() -> None:
+    """The sheet's long sword (Strength 3, Long swords 5, base 5) is the seed's attack."""
+    by_sheet = wire(
+        "attack", "--sheet", SHEET, "--weapon", "long sword", "--vs", "13", "--roll", "15"
+    )
+    assert by_sheet.returncode == 0, by_sheet.stderr
+    named = wire(*JAIME).stdout.replace("3 Attribute", "3 Strength").replace("5 Skill", "5 Long")
+    assert by_sheet.stdout == named.replace("5 Long", "5 Long swords")
+    assert by_sheet.stdout.startswith("Attack: d20 15 + 3 Strength + 5 Long swords = 23 vs defence")
+    by_numbers = wire_json(*JAIME)
+    sole_weapon = wire_json("attack", "--sheet", SHEET, "--vs", "13", "--roll", "15")
+    for key in ("total", "degrees", "damage", "odds"):
+        assert sole_weapon[key] == by_numbers[key]
+
+
+def test_a_check_off_a_sheet_counts_a_missing_skill_0_and_says_so() -> None:
+    done = wire(
+        "check",
+        "--sheet",
+        SHEET,
+        "--attr",
+        "Strength",
+        "--skill",
+        "Climbng",
+        "--vs",
+        "15",
+        "--roll",
+        "10",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Roll: d20 10 + 3 Strength + 0 Climbng (not on the sheet) = 13 vs TN 15",
+        "Failure: 1 DoF",
+        "Chance before the roll: 45% to succeed",
+        "Climbng is not on Jaime's sheet, so it counts 0. The sheet has Climbing: is it the "
+        "same? Rename one to match.",
+    ]
+    found = wire_json(
+        "check",
+        "--sheet",
+        SHEET,
+        "--attr",
+        "strength",
+        "--skill",
+        "Climbing",
+        "--vs",
+        "15",
+        "--roll",
+        "10",
+    )
+    assert [(m["label"], m["value"]) for m in found["modifiers"]] == [
+        ("Strength", 3),
+        ("Climbing", 2),
+    ]
+    assert found["total"] == 15 and found["success"] is True
+
+
+def test_a_german_sheet_name_finds_the_english_stat() -> None:
+    done = wire(
+        "--lang",
+        "de",
+        "check",
+        "--sheet",
+        SHEET,
+        "--attr",
+        "Stärke",
+        "--skill",
+        "Parieren",
+        "--vs",
+        "15",
+        "--roll",
+        "10",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "Wurf: d20 10 + 3 Strength + 3 Parry = 16 gegen MW 15"
+
+
+def test_a_campaign_export_needs_the_characters_name(tmp_path: Path) -> None:
+    sheet = json.loads(Path(SHEET).read_text())["character"]
+    other = {"name": "Goblin", "is_npc": True, "attributes": {"Strength": 1}}
+    path = tmp_path / "campaign.json"
+    path.write_text(
+        json.dumps(
+            {"format": "wire-bot", "version": 1, "kind": "campaign", "characters": [sheet, other]}
+        )
+    )
+    unnamed = wire(
+        "check", "--sheet", str(path), "--attr", "Strength", "--skill", "Parry", "--vs", "10"
+    )
+    assert unnamed.returncode == 2
+    assert "holds 2 characters: name one with --character" in unnamed.stderr
+    goblin = wire_json(
+        "check",
+        "--sheet",
+        str(path),
+        "--character",
+        "goblin",
+        "--attr",
+        "Strength",
+        "--skill",
+        "Parry",
+        "--vs",
+        "10",
+        "--roll",
+        "10",
+    )
+    assert goblin["total"] == 11
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        pytest.param(
+            ["attack", "--sheet", SHEET, "--weapon", "Axe", "--vs", "13"],
+            "Jaime has no weapon Axe.",
+            id="no-such-weapon",
+        ),
+        pytest.param(
+            ["attack", "--sheet", SHEET, "--str", "3", "--vs", "13"],
+            "give --weapon from the --sheet, or --str without one",
+            id="both",
+        ),
+        pytest.param(
+            ["attack", "--weapon", "Long sword", "--vs", "13"],
+            "--weapon needs --sheet",
+            id="weapon-without-sheet",
+        ),
+        pytest.param(
+            ["check", "--sheet", SHEET, "--attr", "3", "--skill", "Parry", "--vs", "13"],
+            "give the name on the sheet, not 3",
+            id="number-with-sheet",
+        ),
+        pytest.param(
+            ["check", "--sheet", "/no/such.json", *STATS],
+            "Cannot read /no/such.json",
+            id="no-file",
+        ),
+        pytest.param(
+            ["check", "--sheet", str(ROOT / "README.md"), *STATS],
+            "is not JSON",
+            id="not-json",
+        ),
+    ],
+)
+def test_bad_sheet_input_exits_2_with_one_line(args: list[str], says: str) -> None:
+    done = wire(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("character", "says"),
+    [
+        (
+            {"name": "Jaime", "skills": {"Parry": 11}},
+            "character.skills.Parry: expected a whole number from 0 to 10",
+        ),
+        (
+            {"name": "Jaime", "weapons": [{"name": "Sword", "base": 5}]},
+            "character.weapons[0].attribute: expected a name",
+        ),
+        ({"name": "Jaime", "shield": "yes"}, "character.shield: expected true or false"),
+        ({"attributes": {}}, "character.name: expected a name"),
+    ],
+)
+def test_a_damaged_sheet_file_names_the_field(tmp_path: Path, character, says: str) -> None:
+    path = tmp_path / "sheet.json"
+    path.write_text(
+        json.dumps(
+            {"format": "wire-bot", "version": 1, "kind": "character", "character": character}
+        )
+    )
+    done = wire(
+        "check", "--sheet", str(path), "--attr", "Strength", "--skill", "Parry", "--vs", "13"
+    )
+    assert done.returncode == 2
+    assert says in done.stderr, done.stderr
+
+
+def test_the_example_sheet_is_one_the_bot_imports() -> None:
+    """docs/examples/jaime.json is a real export: the bot's import reads it unchanged."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from storage.transfer import parse_import; "
+            "print(parse_import(open(sys.argv[1]).read()).characters[0].skills)",
+            SHEET,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "{'Long swords': 5, 'Parry': 3, 'Climbing': 2}"
+
+
+def test_the_sheet_reader_needs_no_database() -> None:
+    """The CLI's sheet reader stays in the rules core: it imports neither storage nor discord."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, wire.cli, wire.sheet_file; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('storage', 'discord', 'aiosqlite', 'cogs')))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 def test_a_catalogued_language_without_babel_is_refused_with_the_fix(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

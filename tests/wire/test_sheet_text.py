@@ -7,7 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.utils.sheet_text import (
+from wire import limits
+from wire.limits import MAX_ATTRIBUTES
+from wire.names import ATTRIBUTES as WIRE_ATTRIBUTES
+from wire.sheet_text import (
     SheetStats,
     SheetTextError,
     edit_distance,
@@ -16,9 +19,7 @@ from cogs.utils.sheet_text import (
     sheet_text,
     unwritable,
 )
-from storage.models import MAX_ATTRIBUTES, WIRE_ATTRIBUTES
-from storage.validation import normal_text, text_problem
-from wire import limits
+from wire.textcheck import normal_text, text_problem
 
 
 def problems(text: str, **known) -> list[str]:

@@ -9,7 +9,8 @@ Every problem is collected before anything is refused, so one reply names them a
 to a known one ("Strenght" for "Strength") is refused as a likely typo unless the user says the
 name is new: a typo would otherwise become a second attribute that every roll reads as 0.
 
-Pure: no Discord and no database, so the rules are tested alone and the cogs only show results.
+Pure: no Discord and no database, so the rules are tested alone (tests/wire) and the cogs only
+show results.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cogs.utils.discord_limits import MODAL_TEXT_MAX, clip
-from storage.models import MAX_ATTRIBUTES, MAX_SKILLS, NAME_MAX
-from storage.validation import normal_text, text_problem
 from wire import limits
 from wire.i18n import N_, tr
+from wire.limits import MAX_ATTRIBUTES, MAX_SKILLS, NAME_MAX
+from wire.textcheck import clip, normal_text, text_problem
 
-SHEET_TEXT_MAX = MODAL_TEXT_MAX
-"""The longest sheet text: what Discord's form takes, so a created sheet can be edited too."""
+SHEET_TEXT_MAX = 4000
+"""The longest sheet text: what Discord's form takes (a modal's text input, 4,000 characters;
+cogs/utils/discord_limits.py, a test holds the two equal), so a created sheet can be edited too."""
 EXAMPLE = N_("Strength 3, Reaction 2; Long swords 5, Parry 3")
 SEPARATORS = ",;"
 """What splits the text; a stat name holding one cannot be written as sheet text."""

@@ -1,9 +1,8 @@
-"""At the table: /roll for dice outside the rules, /odds for the chances before acting.
+"""/odds: the exact odds of each result before a player commits to a check, an attack, a defence
+or a contest.
 
-/roll is for what WIRE's rules do not cover (a random encounter, loot, another game's dice); it
-is logged like any roll, and can be hidden like one. /odds rolls nothing: it lays out the rules
-core's exact odds of each result before a player commits to a check, an attack, a defence or a
-contest, privately unless asked to show the table.
+It rolls nothing and logs nothing: it lays out the rules core's odds (wire/odds.py), privately
+unless asked to show the table.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils import dice_expression
-from cogs.utils.embeds import defence_name, free_roll_embed
+from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
 from cogs.utils.options import (
@@ -27,33 +25,28 @@ from cogs.utils.options import (
     Attr,
     Base,
     Bonus,
-    DiceText,
     Mod,
     Name,
     Skill,
     Target,
 )
-from cogs.utils.rolling import (
-    Roller,
-    attack_line,
-    deliver,
-    free_roll_record,
-    load_roller,
-    stat_modifiers,
-)
-from cogs.utils.sheets import defence_modifiers
+from cogs.utils.rolling import Roller, attack_line, load_roller, stat_modifiers
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
 from wire.contest import contest_odds
-from wire.i18n import N_, tr, trc
+from wire.i18n import tr, trc
 from wire.odds import DamageRole, Odds
+from wire.sheet import defence_modifiers
 
 if TYPE_CHECKING:
     from bot import WireBot
 
+
 PUBLIC = "Show the odds to the channel instead of only to you"
+
+
 OPP_BONUS = "Instead of vs: the {who}'s bonus (attribute + skill + modifiers), if they roll too"
 
 
@@ -87,39 +80,6 @@ def opposition(vs: int | None, opp_bonus: int | None, who: str) -> str:
         if defender
         else tr("the attacker's {total}", total=total)
     )
-
-
-class Table(commands.Cog):
-    def __init__(self, bot: WireBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="roll", description="Roll dice outside the rules: 2d6+3, 4d6kh3 (keep highest 3), d100"
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
-        expression="Dice, e.g. 2d6+3, 4d6kh3, d100, 2d20kl1 (keep lowest), 3d6rr1 (reroll 1s)",
-        label="What the roll is for, e.g. Random encounter (shown in the reply)",
-        private=ROLL_DESCRIPTIONS["private"],
-    )
-    async def roll(
-        self,
-        interaction: discord.Interaction,
-        expression: DiceText,
-        label: Name | None = None,
-        private: bool = False,
-    ) -> None:
-        roller = await load_roller(self.bot, interaction)
-        rolled = dice_expression.roll(expression, self.bot.rng)
-        embed = free_roll_embed(roller.name, rolled.shown, label, hint=rolled.hint)
-        record = free_roll_record(
-            interaction,
-            roller,
-            inputs={"expression": rolled.expression, "label": label, "dice": rolled.plain},
-            total=rolled.total,
-            hidden=private,
-        )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("roll"))
 
 
 class OddsTable(commands.GroupCog, group_name="odds"):
@@ -351,5 +311,4 @@ class OddsTable(commands.GroupCog, group_name="odds"):
 
 
 async def setup(bot: WireBot) -> None:
-    await bot.add_cog(Table(bot))
     await bot.add_cog(OddsTable(bot))

@@ -1,4 +1,4 @@
-"""`python -m cogs.utils.catalogue`: the message template (wire/locales/wire.pot) and each
+"""`python -m tools.catalogue`: the message template (wire/locales/wire.pot) and each
 language's catalogue brought up to date with the code (`make messages` runs it).
 
 Two sources: the text in the code, found by Babel's extractor as `pybabel extract` would with
@@ -25,7 +25,7 @@ from discord import app_commands
 from cogs.utils.translator import CHOICE, NAME
 from wire import i18n
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = i18n.LOCALES / f"{i18n.DOMAIN}.pot"
 SOURCES = ("wire", "cogs", "storage", "bot.py")
 KEYWORDS = {

@@ -1,0 +1,320 @@
+"""Import and export of sheets and campaigns: a part of `RuleStore` (storage/rules.py), kept in
+its own module. The format and its validation are storage/transfer.py; here is who may import
+what, the clashes with sheets already there, and the writing, in turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import time
+from collections.abc import Collection, Sequence
+from typing import Any, NamedTuple
+
+from storage import offload
+from storage.backend import Params, Transaction
+from storage.errors import NameTaken, PermissionDenied
+from storage.models import ImportClash, ImportOutcome
+from storage.rows import character_from_row, json_text
+from storage.transfer import ImportPlan, campaign_document, character_document, read_import
+from wire.i18n import N_
+from wire.sheet import Character
+
+IMPORT_REST_MAX = 1.0
+"""Seconds at most between two imports' writes (see `RuleStore.import_data`)."""
+
+
+def _clash(row: Sequence[Any]) -> ImportClash:
+    """A row of import_clashes: (name_key, id, name, owner_id, is_npc)."""
+    return ImportClash(str(row[2]), int(row[1]), int(row[3]), bool(row[4]))
+
+
+class ImportRows(NamedTuple):
+    """An import's rows as JSON texts, one per table, for the import_* statements."""
+
+    keys: str
+    characters: str
+    stats: str
+    weapons: str
+
+
+def import_rows(sheets: Sequence[Character]) -> ImportRows:
+    """Built before the write's transaction, so the lock is held for the database's work only."""
+    characters, stats, weapons = [], [], []
+    for sheet in sheets:
+        key = sheet.name.casefold()
+        characters.append(
+            [
+                sheet.name,
+                key,
+                int(sheet.is_npc),
+                int(sheet.shield),
+                sheet.notes,
+                sheet.armour,
+                sheet.wp_max,
+                sheet.hp_max,
+                sheet.thp_max,
+            ]
+        )
+        table = [("attribute", *item) for item in sheet.attributes.items()]
+        table += [("skill", *item) for item in sheet.skills.items()]
+        stats += [
+            [key, kind, name.casefold(), name, value, position]
+            for position, (kind, name, value) in enumerate(table, 1)
+        ]
+        weapons += [
+            [key, w.name.casefold(), w.name, w.base, w.attribute, w.skill, position, w.kind]
+            for position, w in enumerate(sheet.weapons, 1)
+        ]
+
+    def text(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    return ImportRows(
+        text([sheet.name.casefold() for sheet in sheets]),
+        text(characters),
+        text(stats),
+        text(weapons),
+    )
+
+
+async def import_portraits(
+    tx: Transaction, campaign_id: int, sheets: Sequence[Character], replaced: Params | None
+) -> None:
+    """The imported sheets' portraits: a replaced sheet's portrait is the file's (or none)."""
+    if replaced is not None:
+        await tx.execute("import_clear_portraits", replaced)
+    portraits = [
+        {"campaign_id": campaign_id, "name_key": s.name.casefold(), "portrait": s.portrait}
+        for s in sheets
+        if s.portrait
+    ]
+    if portraits:
+        await tx.executemany("import_portrait", portraits)
+
+
+class RuleTransfer:
+    """The import and export methods of `RuleStore`."""
+
+    # Provided by RuleStore and its other parts.
+    _activate_if_first: Any
+    _campaign_by_id: Any
+    _check_room: Any
+    _import_turn: Any
+    _imports_rest_until: Any
+    _read: Any
+    _write: Any
+    get_character: Any
+
+    async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
+        """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
+        character = await self.get_character(guild_id, campaign_id, name)
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return character_document(character, None, advancement, ledger)
+
+    async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
+        async with self._read() as tx:
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch(
+                "characters_of_campaign", {"guild_id": guild_id, "campaign_id": campaign_id}
+            )
+            characters = [character_from_row(row) for row in rows]
+        advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
+        return campaign_document(campaign, characters, None, advancement, ledger)
+
+    async def import_data(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: ImportPlan | dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+    ) -> list[Character]:
+        """Import a character or campaign export into this campaign; the sheets as stored.
+
+        `data` is the export (read and validated first, off the event loop, with
+        `storage.transfer.read_import`), or the ImportPlan that function returned: the cog
+        reads the file before it waits for the store, and a plan is taken as validated.
+        ImportRejected lists the problems; a rejected import writes nothing. Imported player
+        characters are owned by the actor; NPCs need a GM. Existing names: NameTaken unless
+        `replace` (owner/GM rules still apply; a replaced sheet keeps its id and owner).
+
+        The write is one transaction of a few statements whatever the import's size, and
+        imports take turns, so a roll waits for one import's write at most.
+        """
+        plan = data if isinstance(data, ImportPlan) else await read_import(data)
+        outcome = await self._import_turn_of(
+            guild_id, campaign_id, actor_id, plan, replace=replace, skip=False
+        )
+        return outcome.imported
+
+    async def import_sheets(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: ImportPlan | dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+        overwrite: Collection[int] = (),
+    ) -> ImportOutcome:
+        """Import what does not clash, and say what was left out: an import as the bot and
+        the CLI make it.
+
+        A sheet whose name the campaign has already is left out (`ImportOutcome.left_out`)
+        unless `replace` and the actor may replace it: their own sheet, an NPC for a GM, and
+        another player's sheet only for a GM who names its id in `overwrite` (the confirmation
+        that says whose sheets change). The rest is imported as `import_data` does.
+        """
+        plan = data if isinstance(data, ImportPlan) else await read_import(data)
+        return await self._import_turn_of(
+            guild_id,
+            campaign_id,
+            actor_id,
+            plan,
+            replace=replace,
+            skip=True,
+            overwrite=frozenset(overwrite),
+        )
+
+    async def import_clashes(
+        self, guild_id: int, campaign_id: int, plan: ImportPlan
+    ) -> list[ImportClash]:
+        """The campaign's sheets the plan's names clash with (to ask before replacing)."""
+        keys = [sheet.name.casefold() for sheet in plan.characters]
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            [(found,)] = await tx.fetch(
+                "import_clashes", {"campaign_id": campaign_id, "keys": json_text(keys, "keys")}
+            )
+        return [_clash(row) for row in json.loads(found)]
+
+    async def _import_turn_of(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        plan: ImportPlan,
+        **how: Any,
+    ) -> ImportOutcome:
+        # Read before taking the lock, and off the event loop: ImportRejected writes nothing.
+        async with self._import_turn:
+            # After an import, the next one rests as long as that write took: imports then
+            # hold the store half the time at most, and the few statements of a roll that
+            # waited for one write run in the pause instead of each waiting for another.
+            rest = self._imports_rest_until - time.monotonic()
+            if rest > 0:
+                await asyncio.sleep(rest)
+            started = time.monotonic()
+            try:
+                return await self._import_plan(guild_id, campaign_id, actor_id, plan, **how)
+            finally:
+                now = time.monotonic()
+                self._imports_rest_until = now + min(now - started, IMPORT_REST_MAX)
+
+    async def _import_plan(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        plan: ImportPlan,
+        *,
+        replace: bool,
+        skip: bool,
+        overwrite: frozenset[int] = frozenset(),
+    ) -> ImportOutcome:
+        """`skip`: a clash the actor may not replace (or did not ask to) is left out and the
+        rest imported; else any clash refuses the whole import unless `replace`. A GM replaces
+        NPCs and their own sheets with `replace`, another player's only when its id is in
+        `overwrite` (what the GM confirmed)."""
+        sheets = plan.characters
+        rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
+        keys = {"campaign_id": campaign_id, "keys": rows.keys}
+        left_out: list[ImportClash] = []
+        async with self._write(guild_id) as tx:
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            is_gm = campaign.is_gm(actor_id)
+            if plan.kind == "campaign" and not is_gm:
+                raise campaign.gm_only(N_("import a whole campaign"))
+            npcs = [sheet.name for sheet in sheets if sheet.is_npc]
+            if npcs and not is_gm:
+                raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
+            [(found,)] = await tx.fetch("import_clashes", keys)
+            order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
+            clashes = sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
+            if skip:
+                kept = []
+                for row in clashes:
+                    clash = _clash(row)
+                    mine = not clash.is_npc and clash.owner_id == actor_id
+                    allowed = replace and (
+                        mine or (is_gm and (clash.is_npc or clash.character_id in overwrite))
+                    )
+                    if allowed:
+                        kept.append(row)
+                    else:
+                        left_out.append(clash)
+                clashes = kept
+                if left_out:
+                    gone = {clash.name.casefold() for clash in left_out}
+                    sheets = tuple(s for s in sheets if s.name.casefold() not in gone)
+                    rows = await offload.run(import_rows, sheets)
+                    keys = {"campaign_id": campaign_id, "keys": rows.keys}
+            if clashes and not replace:
+                names = ", ".join(repr(row[2]) for row in clashes[:10])
+                raise NameTaken(
+                    "This campaign already has {names}. Rename them in the file, or import "
+                    "with replace to overwrite them.",
+                    names=names,
+                )
+            if not is_gm:
+                for row in clashes:
+                    if row[4] or row[3] != actor_id:
+                        raise PermissionDenied(
+                            "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
+                        )
+            replaced = [_clash(row) for row in clashes]
+            existing = {row[0] for row in clashes}
+            for npcs in (False, True):
+                new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]
+                await self._check_room(tx, campaign_id, npcs, len(new))
+            if not sheets:
+                return ImportOutcome([], left_out, [])
+            # A handful of statements whatever the size, each running in the database without
+            # the GIL: a statement per row (84,000 for a big import) held the lock for 0.5 s or
+            # more, one trip to the database each, while every other roll waited.
+            if clashes:
+                await tx.execute("import_clear_character_stats", keys)
+                await tx.execute("import_clear_weapons", keys)
+            await tx.execute(
+                "import_characters",
+                {"campaign_id": campaign_id, "owner_id": int(actor_id), "rows": rows.characters},
+            )
+            await tx.execute("import_stats", {"campaign_id": campaign_id, "rows": rows.stats})
+            await tx.execute("import_weapons", {"campaign_id": campaign_id, "rows": rows.weapons})
+            await import_portraits(tx, campaign_id, sheets, keys if clashes else None)
+            [(found,)] = await tx.fetch("import_written", keys)
+            written = json.loads(found)
+            stored = [written[sheet.name.casefold()] for sheet in sheets]
+            if plan.kind == "character" and sheets and not sheets[0].is_npc:
+                await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
+            if plan.advancement is not None:
+                await self._import_advancement(tx, campaign, actor_id, plan, written)
+            if plan.kind == "campaign" and plan.npc_take10 is not None:
+                await tx.execute(
+                    "campaign_set_npc_take10",
+                    {
+                        "campaign_id": campaign_id,
+                        "guild_id": guild_id,
+                        "value": int(plan.npc_take10),
+                    },
+                )
+        # The sheets as stored: as validated, with their ids and owners (a replaced sheet
+        # keeps its own, so active choices and projects stay with it).
+        imported = [
+            dataclasses.replace(sheet, id=cid, campaign_id=campaign_id, owner_id=owner)
+            for sheet, (cid, owner) in zip(sheets, stored, strict=True)
+        ]
+        return ImportOutcome(imported, left_out, replaced)

@@ -1,0 +1,144 @@
+"""A character sheet read from an exported file, for rolling from it in a terminal.
+
+The file is the one `/character export` writes (the format is described in storage/transfer.py,
+whose validator checks every field before an import is stored). This reader takes only what a
+roll reads off a sheet: the name, attributes, skills, weapons and shield, each checked against
+the same ranges (wire/limits.py), so the CLI rolls the numbers the bot rolls; the other fields
+(notes, health, armour) are left alone. It needs no database and no Discord, so the rules core
+keeps its one-way imports.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from wire import limits
+from wire.errors import RulesError
+from wire.health import DamageKind
+from wire.i18n import N_, tr
+from wire.sheet import Character, Weapon
+
+FORMAT = "wire-bot"
+VERSION = 1
+MAX_FILE_BYTES = 1024 * 1024
+"""The largest file the bot imports; a sheet file is far smaller."""
+
+
+def read_sheet_file(path: str | Path, character: str | None = None) -> Character:
+    """The sheet of a character export, or of the named character of a campaign export (the
+    only one when the file holds one), or RulesError naming the problem and where it is."""
+    try:
+        raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]
+    except OSError as exc:
+        raise RulesError(
+            tr("Cannot read {file}: {error}.", file=str(path), error=exc.strerror)
+        ) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(tr("{file} is over 1 MiB: it is not a sheet export.", file=str(path)))
+    try:
+        document = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise RulesError(
+            tr("{file} is not JSON: export a sheet with /character export.", file=str(path))
+        ) from None
+    return sheet_of_document(document, character)
+
+
+def sheet_of_document(document: Any, character: str | None = None) -> Character:
+    """The sheet a parsed export holds (see `read_sheet_file`)."""
+    if (
+        not isinstance(document, dict)
+        or document.get("format") != FORMAT
+        or document.get("version") != VERSION
+    ):
+        raise RulesError(
+            tr(
+                "This is not a WIRE sheet export (format wire-bot, version 1): export one with "
+                "/character export."
+            )
+        )
+    if document.get("kind") == "character":
+        return _character(document.get("character"), "character")
+    sheets = document.get("characters")
+    if document.get("kind") != "campaign" or not isinstance(sheets, list):
+        raise RulesError(tr("This export holds no character sheet."))
+    named = [
+        (i, data)
+        for i, data in enumerate(sheets)
+        if character is None
+        or (isinstance(data, dict) and str(data.get("name", "")).casefold() == character.casefold())
+    ]
+    if character is not None and not named:
+        raise RulesError(tr("This export has no character named {name}.", name=character))
+    if len(named) != 1:
+        raise RulesError(
+            tr("This export holds {count} characters: name one with --character.", count=len(named))
+        )
+    ((index, data),) = named
+    return _character(data, f"characters[{index}]")
+
+
+def _problem(path: str, problem: str, **params: object) -> RulesError:
+    return RulesError(tr("{path}: {problem}", path=path, problem=tr(problem, **params)))
+
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _problem(path, N_("expected a name"))
+    return value
+
+
+def _number(value: Any, path: str, limit: limits.Limit) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not (limit.low <= value <= limit.high)
+    ):
+        raise _problem(
+            path, N_("expected a whole number from {low} to {high}"), low=limit.low, high=limit.high
+        )
+    return value
+
+
+def _stats(value: Any, path: str, limit: limits.Limit) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _problem(path, N_("expected an object of names and numbers"))
+    return {_text(k, path): _number(v, f"{path}.{k}", limit) for k, v in value.items()}
+
+
+def _weapon(value: Any, path: str) -> Weapon:
+    if not isinstance(value, dict):
+        raise _problem(path, N_("expected an object of names and numbers"))
+    kind = value.get("kind", DamageKind.LETHAL.value)
+    if kind not in {k.value for k in DamageKind}:
+        raise _problem(f"{path}.kind", N_("expected lethal, non-lethal or mental"))
+    return Weapon(
+        name=_text(value.get("name"), f"{path}.name"),
+        base=_number(value.get("base"), f"{path}.base", limits.BASE),
+        attribute=_text(value.get("attribute"), f"{path}.attribute"),
+        skill=_text(value.get("skill"), f"{path}.skill"),
+        kind=kind,
+    )
+
+
+def _character(value: Any, path: str) -> Character:
+    if not isinstance(value, dict):
+        raise _problem(path, N_("expected a character sheet"))
+    weapons = value.get("weapons") or []
+    if not isinstance(weapons, list):
+        raise _problem(f"{path}.weapons", N_("expected a list of weapons"))
+    shield = value.get("shield", False)
+    if not isinstance(shield, bool):
+        raise _problem(f"{path}.shield", N_("expected true or false"))
+    return Character(
+        name=_text(value.get("name"), f"{path}.name"),
+        is_npc=value.get("is_npc") is True,
+        attributes=_stats(value.get("attributes"), f"{path}.attributes", limits.ATTRIBUTE),
+        skills=_stats(value.get("skills"), f"{path}.skills", limits.SKILL),
+        weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(weapons)),
+        shield=shield,
+    )
