@@ -59,6 +59,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.help",
     "cogs.privacy",
+    "cogs.quickplay",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.

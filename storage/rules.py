@@ -68,6 +68,7 @@ from storage.rows import (
     utc_text,
 )
 from storage.rules_fights import RuleFights
+from storage.rules_saved import RuleSaved
 from storage.sql.common import CAMPAIGN_WIDTH
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
 from storage.validation import (
@@ -192,7 +193,7 @@ async def _first(tx: Transaction, name: str, params: Params) -> Row | None:
     return rows[0] if rows else None
 
 
-class RuleStore(RuleFights, Store):
+class RuleStore(RuleFights, RuleSaved, Store):
     """The store over `backend`; open one with `SqliteStore.open(path)`,
     `PostgresStore.open(dsn)` or `storage.open_store()`."""
 

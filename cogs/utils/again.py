@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs.utils.errors import UserError
+from cogs.utils.save_button import SaveButton
 from wire.i18n import tr, trc
 
 if TYPE_CHECKING:
@@ -76,9 +77,12 @@ class AgainButton(discord.ui.DynamicItem[discord.ui.Button], template=AGAIN_ID):
         await bot.tree.run(interaction, lambda: replay(bot, interaction, self.roll_id))
 
 
-def again_view(roll_id: int) -> discord.ui.View:
+def again_view(roll_id: int, *, savable: bool = False) -> discord.ui.View:
+    """Roll again, and Save beside it for a character's roll."""
     view = discord.ui.View(timeout=None)
     view.add_item(AgainButton(roll_id))
+    if savable:
+        view.add_item(SaveButton(roll_id))
     return view
 
 
@@ -92,7 +96,12 @@ async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -
         raise UserError(
             tr("Only {user} can roll this again; make your own roll.", user=f"<@{record.user_id}>")
         )
-    saved = record.inputs.get(OPTIONS_KEY)
+    await rerun(bot, interaction, record.inputs.get(OPTIONS_KEY))
+
+
+async def rerun(bot: WireBot, interaction: discord.Interaction, saved: object) -> None:
+    """Call a roll's command again with the options it was made with (`options_of`), so the
+    sheet is read as it is now; Roll again, a saved roll and the quick actions share it."""
     command = _command(bot, saved)
     if command is None or not isinstance(saved, dict):
         raise UserError(tr("This roll cannot be rolled again: make it with its command."))
