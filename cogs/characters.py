@@ -6,6 +6,8 @@ enforces who may change what; this cog turns options into calls and results into
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import io
 import json
 from typing import TYPE_CHECKING
@@ -49,6 +51,7 @@ from cogs.utils.sheet_text import (
     sheet_text,
     unwritable,
 )
+from cogs.utils.sheets import weapon_gaps
 from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text
 from cogs.utils.tree import storage_message
@@ -61,9 +64,11 @@ from storage.models import (
     Actor,
     Campaign,
     Character,
+    ImportClash,
+    ImportOutcome,
     Weapon,
 )
-from storage.transfer import MAX_IMPORT_BYTES, read_import
+from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
 from wire.health import DamageKind, Pool
 from wire.i18n import N_, tr, trc, trn
@@ -88,21 +93,45 @@ def _table(values: dict[str, int]) -> str:
     return clip(text, EMBED_FIELD_VALUE_MAX)
 
 
-def _weapons(weapons: tuple[Weapon, ...]) -> str:
-    if not weapons:
+def _weapons(character: Character) -> str:
+    if not character.weapons:
         return tr("none")
-    lines = [
-        tr(
+    gaps = weapon_gaps(character)
+    lines = []
+    for w in character.weapons:
+        line = tr(
             "**{name}**: base {base}, {attribute} + {skill}",
             name=inert(w.name),
             base=w.base,
             attribute=inert(w.attribute),
             skill=inert(w.skill),
-        )
-        + ("" if w.damage_kind is DamageKind.LETHAL else f", {tr(w.kind)}")
-        for w in weapons
-    ]
+        ) + ("" if w.damage_kind is DamageKind.LETHAL else f", {tr(w.kind)}")
+        missing = [stat for weapon, stat in gaps if weapon is w]
+        if missing:
+            line += " ⚠ " + tr(
+                "not on the sheet: {stats} (counts 0)",
+                stats=", ".join(inert(stat) for stat in missing),
+            )
+        lines.append(line)
     return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
+
+
+def gap_warning(character: Character, before: Character | None = None) -> str:
+    """A warning for each weapon stat the sheet lacks (only those `before` did not lack), or ""."""
+    old = {(w.name, stat) for w, stat in weapon_gaps(before)} if before else set()
+    lines = [
+        "⚠ "
+        + tr(
+            "{sheet} has no {stat}, which {weapon} is wielded with: every roll with it counts "
+            "{stat} 0. Add it with /character set, or change the weapon with /character weapon.",
+            sheet=inert(character.name),
+            stat=inert(stat),
+            weapon=inert(weapon.name),
+        )
+        for weapon, stat in weapon_gaps(character)
+        if (weapon.name, stat) not in old
+    ]
+    return "\n".join(lines)
 
 
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
@@ -120,7 +149,7 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     )
     embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
     embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
-    embed.add_field(name=tr("Weapons"), value=_weapons(character.weapons), inline=False)
+    embed.add_field(name=tr("Weapons"), value=_weapons(character), inline=False)
     embed.add_field(
         name=tr("Shield"), value=tr("yes (can block)") if character.shield else tr("no")
     )
@@ -196,7 +225,7 @@ def checked_name(name: str, known: list[str], kind: str, new: bool) -> str:
 
 def known_attribute_names(campaign: Campaign, character: Character) -> list[str]:
     """What a new attribute's name is checked against: the sheet's, then the campaign's list."""
-    return [*character.attributes, *campaign.attributes()]
+    return [*character.attributes, *campaign.known_attributes()]
 
 
 def stat_changes(before: Character, after: Character) -> str:
@@ -227,6 +256,60 @@ def stat_changes(before: Character, after: Character) -> str:
         if names
     ]
     return "; ".join(parts)
+
+
+def owned_names(clashes: list[ImportClash]) -> str:
+    """Sheets and whose they are: "Jaime (<@1>), Ash (<@2>)"."""
+    shown = [
+        f"**{inert(c.name)}**" + ("" if c.is_npc else f" (<@{c.owner_id}>)") for c in clashes[:20]
+    ]
+    more = " " + tr("and {n} more", n=len(clashes) - 20) if len(clashes) > 20 else ""
+    return ", ".join(shown) + more
+
+
+def import_report(outcome: ImportOutcome, campaign: Campaign, actor: int) -> str:
+    """What an import did: imported (and replaced), and what it left out and how to get it."""
+    imported = outcome.imported
+    lines = []
+    if imported:
+        names = ", ".join(inert(c.name) for c in imported[:20])
+        more = " " + tr("and {n} more", n=len(imported) - 20) if len(imported) > 20 else ""
+        lines.append(
+            trn(
+                "Imported {n} character into {campaign}: {names}{more}.",
+                "Imported {n} characters into {campaign}: {names}{more}.",
+                len(imported),
+                campaign=inert(campaign.name),
+                names=names,
+                more=more,
+            )
+        )
+    else:
+        lines.append(tr("Nothing was imported into {campaign}.", campaign=inert(campaign.name)))
+    if outcome.replaced:
+        lines.append(tr("Replaced: {sheets}.", sheets=owned_names(outcome.replaced)))
+    if outcome.left_out:
+        lines.append(
+            tr(
+                "Left out, already in the campaign and kept as they are: {sheets}.",
+                sheets=owned_names(outcome.left_out),
+            )
+        )
+        if campaign.is_gm(actor):
+            lines.append(
+                tr(
+                    "To import them, rename them in the file, or import again with "
+                    "`replace:true` (you are asked before another player's sheet is replaced)."
+                )
+            )
+        else:
+            lines.append(
+                tr(
+                    "To import them, rename them in the file; `replace:true` replaces your own "
+                    "sheets, and only a GM can replace another player's."
+                )
+            )
+    return clip("\n".join(lines), CONTENT_MAX)
 
 
 def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
@@ -290,7 +373,7 @@ class Characters(commands.GroupCog, group_name="character"):
         if sheet:
             try:
                 stats = read_sheet(
-                    sheet, known_attributes=roller.campaign.attributes(), new_names=new
+                    sheet, known_attributes=roller.campaign.known_attributes(), new_names=new
                 )
             except SheetTextError as error:
                 override = f"`{trc('name', 'new')}:true`"
@@ -507,15 +590,19 @@ class Characters(commands.GroupCog, group_name="character"):
             "attribute": inert(attribute),
             "skill": inert(skill),
         }
-        await interaction.response.send_message(
+        said = (
             tr(
                 "{name} wields **{weapon}** (base {base}, {attribute} + {skill}, {kind}).",
                 kind=tr(kind.value),
                 **params,
             )
             if kind
-            else tr("{name} wields **{weapon}** (base {base}, {attribute} + {skill}).", **params),
-            ephemeral=True,
+            else tr("{name} wields **{weapon}** (base {base}, {attribute} + {skill}).", **params)
+        )
+        armed = next(w for w in character.weapons if w.name.casefold() == weapon.casefold())
+        warning = gap_warning(dataclasses.replace(character, weapons=(armed,)))
+        await interaction.response.send_message(
+            clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
         )
 
     @app_commands.command(
@@ -586,17 +673,19 @@ class Characters(commands.GroupCog, group_name="character"):
             raise UserError(tr("Remove one thing at a time: an attribute, a skill or a weapon."))
         ((kind, stat),) = given
         roller = await load_roller(self.bot, interaction)
-        character = await self._target(roller, name)
+        before = await self._target(roller, name)
         character = await self.bot.store.remove_stat(
-            roller.guild_id, roller.campaign.id, roller.user_id, character.name, kind, stat
+            roller.guild_id, roller.campaign.id, roller.user_id, before.name, kind, stat
         )
         removed = {
             "attribute": N_("Removed attribute {stat} from {name}."),
             "skill": N_("Removed skill {stat} from {name}."),
             "weapon": N_("Removed weapon {stat} from {name}."),
         }
+        said = tr(removed[kind], stat=inert(stat), name=inert(character.name))
+        warning = gap_warning(character, before)
         await interaction.response.send_message(
-            tr(removed[kind], stat=inert(stat), name=inert(character.name)), ephemeral=True
+            clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
         )
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
@@ -670,7 +759,8 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.guild_only()
     @app_commands.describe(
         file="A .json file from /character export or /campaign export (at most 1 MiB)",
-        replace="Replace characters of the same name (yours, or any for a GM)",
+        replace="Replace characters of the same name (yours; a GM is asked before another "
+        "player's)",
     )
     async def import_(
         self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False
@@ -699,27 +789,93 @@ class Characters(commands.GroupCog, group_name="character"):
             # Read in a worker process before queueing for the store: on the event loop (or a
             # thread holding the GIL) a big file would hold up every other guild's rolls.
             plan = await read_import(raw)
-            imported = await self.bot.store.import_data(
+            others: list[ImportClash] = []
+            if replace and roller.campaign.is_gm(roller.user_id):
+                clashes = await self.bot.store.import_clashes(
+                    roller.guild_id, roller.campaign.id, plan
+                )
+                others = [c for c in clashes if not c.is_npc and c.owner_id != roller.user_id]
+            if others:
+                await self._ask_to_replace(interaction, roller, plan, others)
+                return
+            outcome = await self.bot.store.import_sheets(
                 roller.guild_id, roller.campaign.id, roller.user_id, plan, replace=replace
             )
         finally:
             self.importing.discard(user)
-        names = ", ".join(inert(c.name) for c in imported[:20])
-        more = " " + tr("and {n} more", n=len(imported) - 20) if len(imported) > 20 else ""
+        await interaction.followup.send(
+            import_report(outcome, roller.campaign, roller.user_id), ephemeral=True
+        )
+
+    async def _ask_to_replace(
+        self,
+        interaction: discord.Interaction,
+        roller: Roller,
+        plan: ImportPlan,
+        others: list[ImportClash],
+    ) -> None:
+        """A GM's import would overwrite other players' sheets: name them and whose they are,
+        and import only on the GM's confirming press (then tell those players)."""
+
+        async def go() -> str:
+            try:
+                outcome = await self.bot.store.import_sheets(
+                    roller.guild_id,
+                    roller.campaign.id,
+                    roller.user_id,
+                    plan,
+                    replace=True,
+                    overwrite={c.character_id for c in others},
+                )
+            except StorageError as error:  # the question is settled either way: say how
+                return inert(storage_message(error))
+            await self._tell_players(interaction, roller, outcome)
+            return import_report(outcome, roller.campaign, roller.user_id)
+
         await interaction.followup.send(
             clip(
-                trn(
-                    "Imported {n} character into {campaign}: {names}{more}.",
-                    "Imported {n} characters into {campaign}: {names}{more}.",
-                    len(imported),
-                    campaign=inert(roller.campaign.name),
-                    names=names,
-                    more=more,
+                tr(
+                    "This import would replace other players' sheets: {sheets}. Their stats, "
+                    "weapons and notes become the file's, and each player is told. Replace them?",
+                    sheets=owned_names(others),
                 ),
                 CONTENT_MAX,
             ),
+            view=Confirm(
+                self.bot,
+                roller.user_id,
+                interaction,
+                go,
+                confirm_label=trc("button", "Replace"),
+                nothing_done=tr("Nothing was imported."),
+            ),
             ephemeral=True,
         )
+
+    async def _tell_players(
+        self, interaction: discord.Interaction, roller: Roller, outcome: ImportOutcome
+    ) -> None:
+        """A note in the channel to each player whose sheet a GM's import replaced."""
+        theirs = [c for c in outcome.replaced if not c.is_npc and c.owner_id != roller.user_id]
+        if not theirs or interaction.channel_id is None:
+            return
+        owners = sorted({c.owner_id for c in theirs})
+        channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=roller.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                clip(
+                    tr(
+                        "{gm} replaced these sheets with an import: {sheets}. "
+                        "`/character show` shows them as they are now.",
+                        gm=f"<@{int(roller.user_id)}>",
+                        sheets=owned_names(theirs),
+                    ),
+                    CONTENT_MAX,
+                ),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(owner) for owner in owners]
+                ),
+            )
 
     # ---- the Edit button and its form ----------------------------------------------------------
     async def open_form(
@@ -785,7 +941,7 @@ class Characters(commands.GroupCog, group_name="character"):
                 # is the new spelling, not a typo.
                 known_attributes=[
                     *kept(before.attributes, written.attributes),
-                    *campaign.attributes(),
+                    *campaign.known_attributes(),
                 ],
                 known_skills=kept(before.skills, written.skills),
                 new_names=new,
@@ -812,12 +968,12 @@ class Characters(commands.GroupCog, group_name="character"):
             stats.skills,
         )
         changes = stat_changes(before, after)
-        said = clip(
+        said = (
             tr("Saved {name}'s sheet: {changes}.", name=inert(after.name), changes=changes)
             if changes
-            else tr("{name}'s sheet is unchanged.", name=inert(after.name)),
-            CONTENT_MAX,
+            else tr("{name}'s sheet is unchanged.", name=inert(after.name))
         )
+        said = clip("\n".join(filter(None, (said, gap_warning(after, before)))), CONTENT_MAX)
         source = interaction.message
         if source is not None and carries(source, edit_id(campaign_id, character_id)):
             # The sheet the form was opened from shows the new stats (privately or not, as it

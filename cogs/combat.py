@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.again import is_replay
 from cogs.utils.discord_limits import EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
@@ -46,12 +47,14 @@ from cogs.utils.quick_actions import offer_opponents
 from cogs.utils.rolling import (
     Roller,
     actor_of,
+    add_missing_note,
     attack_line,
     deliver,
     die_for,
     load_roller,
     npc_secret,
     record_for,
+    table_embeds,
 )
 from cogs.utils.sheets import available_defences, best_defence, defence_modifiers
 from cogs.utils.text import inert
@@ -255,6 +258,13 @@ class Combat(commands.Cog):
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
         defender, blow = await self._defender(roller, target, kind)
+        if blow is not None and is_replay(interaction):
+            raise UserError(
+                tr(
+                    "Roll again does not repeat an attack in a fight: its damage would count "
+                    "twice. Attack with /attack when it is your turn."
+                )
+            )
         if defender.is_npc:
             await self._attack_npc(
                 interaction,
@@ -377,7 +387,16 @@ class Combat(commands.Cog):
             health = await self._apply(
                 interaction, roller.campaign, roller.user_id, blow, result.damage.amount
             )
-        await self._send_result(interaction, roller, result, weapon, defender, private, health)
+        await self._send_result(
+            interaction,
+            roller,
+            result,
+            weapon,
+            defender,
+            private,
+            health,
+            applied=blow is not None,
+        )
         if blow is not None and health is not None:
             await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
 
@@ -390,21 +409,34 @@ class Combat(commands.Cog):
         defender: Character | None,
         private: bool,
         health: HealthEntry | None = None,
+        applied: bool = False,
     ) -> None:
-        embed = combat_embed(
-            roller.name,
-            result,
-            weapon=weapon,
-            opponent=defender.name if defender else None,
-            secret=npc_secret(roller.campaign, roller.character, hidden=private),
-            opponent_secret=npc_secret(roller.campaign, defender, hidden=private),
-        )
-        if health is not None:
-            gm_eyes = private and roller.campaign.is_gm(roller.user_id)
-            numbers = roller.campaign.show_npc_health or gm_eyes
-            embed.add_field(
-                name=tr("Health"), value=health_line(health, numbers=numbers), inline=False
+        """`applied`: the attack was on a combatant of a fight, its damage counted there, so
+        it gets no Roll again (a second press would be a free attack)."""
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        opponent_secret = npc_secret(roller.campaign, defender, hidden=private)
+        gm = roller.campaign.is_gm(roller.user_id)
+
+        def build(reveal: bool) -> discord.Embed:
+            embed = combat_embed(
+                roller.name,
+                result,
+                weapon=weapon,
+                opponent=defender.name if defender else None,
+                secret=secret and not reveal,
+                opponent_secret=opponent_secret and not reveal,
             )
+            if health is not None:
+                numbers = roller.campaign.show_npc_health or (gm and (private or reveal))
+                embed.add_field(
+                    name=tr("Health"), value=health_line(health, numbers=numbers), inline=False
+                )
+            return embed
+
+        theirs = result.opponent.modifiers if result.opponent is not None else ()
+        embed, whole = table_embeds(
+            roller, build, [(result.roll.modifiers, secret), (theirs, opponent_secret)]
+        )
         inputs: dict[str, Any] = {"base": result.damage.base, "vs": result.opponent_total}
         if weapon:
             inputs["weapon"] = weapon
@@ -423,8 +455,11 @@ class Combat(commands.Cog):
             degrees=result.degrees,
             damage=result.damage.amount,
             hidden=private,
+            repeatable=not applied,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("attack"))
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("attack"), gm_embed=whole
+        )
 
     async def _post_waiting(
         self,
@@ -471,8 +506,16 @@ class Combat(commands.Cog):
             state=RollState.WAITING,
             pending_id=pending.id,
         )
+        expires = int(expires_at.timestamp())
         with for_table():  # the defender and the table read it; its outcome keeps its language
-            embed = waiting_embed(payload, int(expires_at.timestamp()))
+            embed, whole = table_embeds(
+                roller,
+                lambda reveal: waiting_embed(
+                    replace(payload, attacker_secret=payload.attacker_secret and not reveal),
+                    expires,
+                ),
+                [(attack.modifiers, payload.attacker_secret)],
+            )
             view = defence_view(pending.id, defender)
         await deliver(
             self.bot,
@@ -483,6 +526,7 @@ class Combat(commands.Cog):
             what=N_("attack"),
             view=view,
             ping=defender.owner_id,
+            gm_embed=whole,
         )
         try:
             message = await interaction.original_response()
@@ -587,6 +631,7 @@ class Combat(commands.Cog):
                 secret=payload.attacker_secret,
                 side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
             )
+            add_missing_note(embed, defence_mods)
             if health is not None:
                 # A player character's health is the table's to see: shown as numbers.
                 embed.add_field(

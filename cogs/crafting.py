@@ -13,11 +13,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.again import is_replay
 from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX, clip
 from cogs.utils.embeds import NEUTRAL, craft_embed, progress
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
-from cogs.utils.rolling import deliver, die_for, load_roller, record_for, stat_modifiers
+from cogs.utils.rolling import (
+    add_missing_note,
+    deliver,
+    die_for,
+    load_roller,
+    record_for,
+    stat_modifiers,
+)
 from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
 from wire.crafting import resolve_craft
@@ -151,6 +159,13 @@ class Crafting(commands.GroupCog, group_name="craft"):
         take10: bool = False,
         private: bool = False,
     ) -> None:
+        if is_replay(interaction):
+            raise UserError(
+                tr(
+                    "Roll again does not repeat a crafting roll: it would change the project "
+                    "again. Make the next roll with /craft roll."
+                )
+            )
         roller = await load_roller(self.bot, interaction)
         project = await self.bot.store.get_project(
             roller.guild_id, roller.campaign.id, roller.user_id, item
@@ -193,6 +208,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
             target=vs,
             degrees=result.check.degrees,
             hidden=private,
+            repeatable=False,
         )
         try:
             await self.bot.store.apply_craft_roll(
@@ -206,6 +222,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
                 )
             ) from error
         embed = craft_embed(roller.name, project.item, result, goal=project.goal)
+        add_missing_note(embed, mods)
         await deliver(
             self.bot, interaction, roller, embed, record, what=N_("crafting roll"), logged=True
         )

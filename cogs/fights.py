@@ -429,10 +429,21 @@ class Fights(commands.GroupCog, group_name="fight"):
         name="show", description="The tracker again, at the bottom of the channel"
     )
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        private="Only you see it (GMs: with the NPCs' numbers); the channel's tracker stays put"
+    )
+    async def show(self, interaction: discord.Interaction, private: bool = False) -> None:
         roller = await load_roller(self.bot, interaction)
         fight = await self._fight(roller)
         campaign = roller.campaign
+        if private:
+            # A look of one's own: nothing is posted, and the tracker is not moved.
+            gm = campaign.is_gm(roller.user_id)
+            await interaction.response.send_message(
+                embed=tracker_embed(fight, campaign, numbers=campaign.show_npc_health or gm),
+                ephemeral=True,
+            )
+            return
         old = fight.tracker_message_id
         await interaction.response.send_message(**shared_tracker(fight, campaign))
         message = await interaction.original_response()

@@ -33,8 +33,9 @@ from cogs.utils.rolling import (
     npc_secret,
     record_for,
     stat_modifiers,
+    table_embeds,
 )
-from cogs.utils.sheets import defence_modifiers
+from cogs.utils.sheets import Absent, defence_modifiers
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
@@ -92,9 +93,19 @@ class Rolls(commands.Cog):
         mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_check(mods, vs, die)
-        title = label or (skill_name and roller.skill(skill_name).label) or tr("Check")
+        named = roller.skill(skill_name) if skill_name else None
+        # A skill the sheet lacks is titled by its name: the note (the GM's, for an NPC) says
+        # it is missing, the title every reader sees does not.
+        title = label or (named and (named.name if isinstance(named, Absent) else named.label))
+        title = title or tr("Check")
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
-        embed = check_embed(roller.name, result, label=title, secret=secret)
+        embed, whole = table_embeds(
+            roller,
+            lambda reveal: check_embed(
+                roller.name, result, label=title, secret=secret and not reveal
+            ),
+            [(mods, secret)],
+        )
         record = record_for(
             interaction,
             roller,
@@ -114,7 +125,9 @@ class Rolls(commands.Cog):
             degrees=result.degrees,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("check"))
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("check"), gm_embed=whole
+        )
 
     @app_commands.command(
         name="defend", description="Defend against an attack: how much of its damage gets through"
@@ -161,10 +174,11 @@ class Rolls(commands.Cog):
             )
         die = die_for(self.bot, roll, take10)
         result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
-        embed = combat_embed(
-            roller.name,
-            result,
-            secret=npc_secret(roller.campaign, roller.character, hidden=private),
+        secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        embed, whole = table_embeds(
+            roller,
+            lambda reveal: combat_embed(roller.name, result, secret=secret and not reveal),
+            [(mods, secret)],
         )
         record = record_for(
             interaction,
@@ -185,7 +199,9 @@ class Rolls(commands.Cog):
             damage=result.damage.amount,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("defence"))
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("defence"), gm_embed=whole
+        )
 
     @app_commands.command(
         name="contest",
@@ -211,7 +227,7 @@ class Rolls(commands.Cog):
     @app_commands.autocomplete(
         attr_name=ac.attribute_names,
         skill_name=ac.skill_names,
-        opponent=ac.any_character,
+        opponent=ac.seen_characters,
         opp_attr_name=ac.opponent_attribute_names,
         opp_skill_name=ac.opponent_skill_names,
         npc=ac.npc_names,
@@ -247,7 +263,6 @@ class Rolls(commands.Cog):
                 roller.user_id,
                 roller.guild_id,
                 roller.channel_id,
-                lenient=other.is_npc and not roller.campaign.is_gm(roller.user_id),
             )
             if opp_attr is None and not opp_attr_name:
                 opp_attr_name = attr_name  # the same attribute for both sides, unless named
@@ -277,23 +292,32 @@ class Rolls(commands.Cog):
         active = Roll(die_for(self.bot, None, False), mine)
         passive = Roll(die_for(self.bot, None, False), theirs)
         result = resolve_contest(active, passive)
-        embed = contest_embed(
-            roller.name,
-            opposing.name,
-            result,
-            active_secret=npc_secret(roller.campaign, roller.character, hidden=private),
-            passive_secret=npc_secret(roller.campaign, opposing.character, hidden=private),
-        )
-        if label:
-            embed.title = clip(
-                tr(
-                    "{label}: {active} vs {passive}",
-                    label=inert(label),
-                    active=inert(roller.name),
-                    passive=inert(opposing.name),
-                ),
-                EMBED_TITLE_MAX,
+        active_secret = npc_secret(roller.campaign, roller.character, hidden=private)
+        passive_secret = npc_secret(roller.campaign, opposing.character, hidden=private)
+
+        def build(reveal: bool) -> discord.Embed:
+            embed = contest_embed(
+                roller.name,
+                opposing.name,
+                result,
+                active_secret=active_secret and not reveal,
+                passive_secret=passive_secret and not reveal,
             )
+            if label:
+                embed.title = clip(
+                    tr(
+                        "{label}: {active} vs {passive}",
+                        label=inert(label),
+                        active=inert(roller.name),
+                        passive=inert(opposing.name),
+                    ),
+                    EMBED_TITLE_MAX,
+                )
+            return embed
+
+        embed, whole = table_embeds(
+            roller, build, [(mine, active_secret), (theirs, passive_secret)]
+        )
         record = record_for(
             interaction,
             roller,
@@ -320,7 +344,9 @@ class Rolls(commands.Cog):
             degrees=result.degrees,
             hidden=private,
         )
-        await deliver(self.bot, interaction, roller, embed, record, what=N_("contest"))
+        await deliver(
+            self.bot, interaction, roller, embed, record, what=N_("contest"), gm_embed=whole
+        )
 
 
 async def setup(bot: WireBot) -> None:

@@ -13,7 +13,7 @@ Errors are `storage.errors.StorageError` subclasses whose messages are fit to sh
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from storage.models import (
     Fight,
     HealthEntry,
     HealthTarget,
+    ImportClash,
+    ImportOutcome,
     NewCombatant,
     PendingAction,
     RollRecord,
@@ -374,6 +376,13 @@ class Store(ABC):
         """The id of the roll an interaction logged, if any."""
 
     @abstractmethod
+    async def npcs_in_play(
+        self, guild_id: int, campaign_id: int, prefix: str = "", *, limit: int = 25
+    ) -> list[str]:
+        """Names of the campaign's NPCs that rolled in public lately (what the players have
+        seen), matching `prefix` anywhere; for players' target autocomplete."""
+
+    @abstractmethod
     async def recent_rolls(
         self,
         guild_id: int,
@@ -553,6 +562,32 @@ class Store(ABC):
         The write is one transaction of a few statements whatever the import's size, and
         imports take turns, so a roll waits for one import's write at most.
         """
+
+    @abstractmethod
+    async def import_sheets(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: ImportPlan | dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+        overwrite: Collection[int] = (),
+    ) -> ImportOutcome:
+        """Import what does not clash, and say what was left out: an import as the bot and
+        the CLI make it.
+
+        A sheet whose name the campaign has already is left out (`ImportOutcome.left_out`)
+        unless `replace` and the actor may replace it: their own sheet, an NPC for a GM, and
+        another player's sheet only for a GM who names its id in `overwrite` (the confirmation
+        that says whose sheets change). The rest is imported as `import_data` does.
+        """
+
+    @abstractmethod
+    async def import_clashes(
+        self, guild_id: int, campaign_id: int, plan: ImportPlan
+    ) -> list[ImportClash]:
+        """The campaign's sheets the plan's names clash with (to ask before replacing)."""
 
     @abstractmethod
     async def delete_user_data(self, user_id: int) -> dict[str, int]:

@@ -23,7 +23,7 @@ from storage import open_store
 from storage.backup import backup_database, check_database, restore_database
 from storage.copy import copy_to_postgres
 from storage.errors import ImportRejected, NotFound, StorageError
-from storage.models import Actor
+from storage.models import Actor, ImportClash, ImportOutcome
 from storage.transfer import parse_import
 
 
@@ -67,7 +67,19 @@ def build_parser() -> argparse.ArgumentParser:
         "default: the campaign's first GM",
     )
     load.add_argument(
-        "--replace", action="store_true", help="overwrite characters of the same name"
+        "--replace",
+        action="store_true",
+        help="overwrite characters of the same name: the owner's own and NPCs (another "
+        "player's only with --overwrite-user)",
+    )
+    load.add_argument(
+        "--overwrite-user",
+        type=int,
+        action="append",
+        default=[],
+        metavar="USER_ID",
+        help="with --replace: also overwrite this player's sheets of the same name (repeat for "
+        "more players; tell them)",
     )
     load.add_argument(
         "--db",
@@ -168,13 +180,50 @@ async def _import(args: argparse.Namespace) -> str:
                 "give --owner USER_ID"
             )
         actor = Actor(owner, manages_guild=True)  # the host has a server manager's rights
-        imported = await store.import_data(
-            args.guild, campaign.id, actor, data, replace=args.replace
+        if args.overwrite_user and not args.replace:
+            raise CliError("--overwrite-user goes with --replace")
+        players = set(args.overwrite_user)
+        clashes = await store.import_clashes(args.guild, campaign.id, plan)
+        outcome = await store.import_sheets(
+            args.guild,
+            campaign.id,
+            actor,
+            plan,
+            replace=args.replace,
+            overwrite={c.character_id for c in clashes if c.owner_id in players},
         )
     finally:
         await store.close()
+    return import_summary(outcome, campaign.name, args.guild, owner)
+
+
+def import_summary(outcome: ImportOutcome, campaign: str, guild: int, owner: int) -> str:
+    """What an import did, what it left out and how to bring that in too."""
+    imported = outcome.imported
     names = ", ".join(c.name for c in imported[:10]) + (", ..." if len(imported) > 10 else "")
-    return (
-        f"Imported {len(imported)} character(s) into campaign {campaign.name!r} "
-        f"of guild {args.guild}: {names}."
-    )
+    lines = [
+        f"Imported {len(imported)} character(s) into campaign {campaign!r} of guild {guild}"
+        + (f": {names}." if imported else ".")
+    ]
+    if outcome.replaced:
+        lines.append("Replaced: " + ", ".join(_whose(c) for c in outcome.replaced) + ".")
+    if outcome.left_out:
+        lines.append(
+            "Left out, already in the campaign and kept as they are: "
+            + ", ".join(_whose(c) for c in outcome.left_out)
+            + "."
+        )
+        others = sorted({c.owner_id for c in outcome.left_out if not c.is_npc} - {owner})
+        hint = "To replace them, rename them in the file, or add --replace"
+        if others:
+            hint += (
+                " and, for another player's sheets, --overwrite-user "
+                + " --overwrite-user ".join(str(user) for user in others)
+                + " (tell them first)"
+            )
+        lines.append(hint + ".")
+    return "\n".join(lines)
+
+
+def _whose(clash: ImportClash) -> str:
+    return f"{clash.name!r} (NPC)" if clash.is_npc else f"{clash.name!r} (user {clash.owner_id}'s)"

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue
-from wire import limits
+from wire import limits, names
 from wire.health import DamageKind, Health, HealthChange, permanent_health
 from wire.initiative import Initiative, turn_order
 
@@ -33,11 +33,11 @@ MAX_SKILLS = 60
 MAX_WEAPONS = 10
 
 
-WIRE_ATTRIBUTES = ("Strength", "Constitution", "Reaction", "Resolve")
+WIRE_ATTRIBUTES = names.ATTRIBUTES
+"""The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
+GM adds the rest to the campaign's list), as English ids; shown in the reader's language."""
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?")
 """A campaign's language: a catalogue's code ("de"), as wire.i18n names them."""
-"""The attributes WIRE's public rules name (the full list is not confirmed in our sources: a
-GM adds the rest to the campaign's list)."""
 
 MAX_CAMPAIGNS_PER_GUILD = 50
 MAX_CHARACTERS_PER_CAMPAIGN = 1000
@@ -95,8 +95,18 @@ class Campaign:
     """The language every reply in the campaign speaks ("de"); None: each user's own."""
 
     def attributes(self) -> tuple[str, ...]:
-        """What autocomplete offers and a new attribute's name is checked against."""
-        return self.attribute_names if self.attribute_names is not None else WIRE_ATTRIBUTES
+        """What autocomplete offers: the campaign's own list as written, or WIRE's attributes
+        in the language in use (the campaign's fixed one, else the reader's)."""
+        if self.attribute_names is not None:
+            return self.attribute_names
+        return tuple(names.shown(name) for name in WIRE_ATTRIBUTES)
+
+    def known_attributes(self) -> tuple[str, ...]:
+        """What a new attribute's name is checked against for typos: the campaign's names and,
+        for those of WIRE's own, their spellings in every language ("Reaktion" is no typo of
+        "Reaction" but the same attribute in German)."""
+        listed = self.attribute_names if self.attribute_names is not None else WIRE_ATTRIBUTES
+        return tuple(dict.fromkeys(alias for name in listed for alias in names.aliases(name)))
 
     def is_gm(self, user_id: int) -> bool:
         return manages_guild(user_id) or user_id in self.gm_ids
@@ -181,14 +191,41 @@ class Character:
 
 
 def find_stat(table: dict[str, int], name: str) -> tuple[str, int] | None:
-    """(the stored spelling, the value) of a stat, matched case-insensitively."""
-    folded = name.casefold()
-    return next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
+    """(the stored spelling, the value) of a stat, matched case-insensitively; one of WIRE's
+    own names also under its spelling in another language ("Strength" finds "Stärke",
+    wire/names.py), the name as asked first."""
+    for alias in names.aliases(name):
+        folded = alias.casefold()
+        found = next(((k, v) for k, v in table.items() if k.casefold() == folded), None)
+        if found is not None:
+            return found
+    return None
 
 
 def _lookup(table: dict[str, int], name: str) -> int | None:
     found = find_stat(table, name)
     return found[1] if found else None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportClash:
+    """A sheet of an import whose name the campaign has already: the sheet there."""
+
+    name: str
+    character_id: int
+    owner_id: int
+    is_npc: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """What an import did: the sheets written, and the clashes it left out or replaced."""
+
+    imported: list[Character]
+    left_out: list[ImportClash]
+    """Sheets already in the campaign that the import left as they were."""
+    replaced: list[ImportClash]
+    """Sheets already in the campaign that the import overwrote (they keep id and owner)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import logging
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +51,8 @@ from storage.models import (
     Campaign,
     Character,
     CraftProject,
+    ImportClash,
+    ImportOutcome,
     PendingAction,
     RollRecord,
     RollState,
@@ -131,6 +133,21 @@ class _Access(NamedTuple):
             raise self.campaign.gm_only(N_("change NPCs"))
         if self.owner_id != actor_id:
             raise PermissionDenied(OWN_ONLY)
+
+
+def _clash(row: Sequence[Any]) -> ImportClash:
+    """A row of import_clashes: (name_key, id, name, owner_id, is_npc)."""
+    return ImportClash(str(row[2]), int(row[1]), int(row[3]), bool(row[4]))
+
+
+def _like(prefix: str) -> str:
+    """A LIKE pattern (escaped with a backslash) for names holding `prefix` anywhere."""
+    pattern = _key(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{pattern}%"
+
+
+NPCS_IN_PLAY_WINDOW = 500
+"""How many of the newest public rolls `npcs_in_play` looks through."""
 
 
 class ImportRows(NamedTuple):
@@ -642,13 +659,12 @@ class RuleStore(RuleFights, RuleSaved, Store):
     ) -> list[Character]:
         if limit <= 0:
             return []
-        pattern = _key(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = await self.backend.query(
             "find_characters",
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
-                "pattern": f"%{pattern}%",
+                "pattern": _like(prefix),
                 "owner_id": None if owner_id is None else int(owner_id),
                 "is_npc": None if is_npc is None else int(bool(is_npc)),
                 "limit": min(limit, 1000),
@@ -1195,6 +1211,23 @@ class RuleStore(RuleFights, RuleSaved, Store):
         )
         return rows[0][0] if rows else None
 
+    async def npcs_in_play(
+        self, guild_id: int, campaign_id: int, prefix: str = "", *, limit: int = 25
+    ) -> list[str]:
+        if limit <= 0:
+            return []
+        rows = await self.backend.query(
+            "npcs_in_play",
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "pattern": _like(prefix),
+                "window": NPCS_IN_PLAY_WINDOW,
+                "limit": min(limit, 1000),
+            },
+        )
+        return [row[0] for row in rows]
+
     async def recent_rolls(
         self,
         guild_id: int,
@@ -1317,8 +1350,53 @@ class RuleStore(RuleFights, RuleSaved, Store):
         *,
         replace: bool = False,
     ) -> list[Character]:
-        # Read before taking the lock, and off the event loop: ImportRejected writes nothing.
         plan = data if isinstance(data, ImportPlan) else await read_import(data)
+        outcome = await self._import_turn_of(
+            guild_id, campaign_id, actor_id, plan, replace=replace, skip=False
+        )
+        return outcome.imported
+
+    async def import_sheets(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        data: ImportPlan | dict[str, Any] | bytes | str,
+        *,
+        replace: bool = False,
+        overwrite: Collection[int] = (),
+    ) -> ImportOutcome:
+        plan = data if isinstance(data, ImportPlan) else await read_import(data)
+        return await self._import_turn_of(
+            guild_id,
+            campaign_id,
+            actor_id,
+            plan,
+            replace=replace,
+            skip=True,
+            overwrite=frozenset(overwrite),
+        )
+
+    async def import_clashes(
+        self, guild_id: int, campaign_id: int, plan: ImportPlan
+    ) -> list[ImportClash]:
+        keys = [sheet.name.casefold() for sheet in plan.characters]
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            [(found,)] = await tx.fetch(
+                "import_clashes", {"campaign_id": campaign_id, "keys": json_text(keys, "keys")}
+            )
+        return [_clash(row) for row in json.loads(found)]
+
+    async def _import_turn_of(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        plan: ImportPlan,
+        **how: Any,
+    ) -> ImportOutcome:
+        # Read before taking the lock, and off the event loop: ImportRejected writes nothing.
         async with self._import_turn:
             # After an import, the next one rests as long as that write took: imports then
             # hold the store half the time at most, and the few statements of a roll that
@@ -1328,17 +1406,30 @@ class RuleStore(RuleFights, RuleSaved, Store):
                 await asyncio.sleep(rest)
             started = time.monotonic()
             try:
-                return await self._import_plan(guild_id, campaign_id, actor_id, plan, replace)
+                return await self._import_plan(guild_id, campaign_id, actor_id, plan, **how)
             finally:
                 now = time.monotonic()
                 self._imports_rest_until = now + min(now - started, IMPORT_REST_MAX)
 
     async def _import_plan(
-        self, guild_id: int, campaign_id: int, actor_id: int, plan: ImportPlan, replace: bool
-    ) -> list[Character]:
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        plan: ImportPlan,
+        *,
+        replace: bool,
+        skip: bool,
+        overwrite: frozenset[int] = frozenset(),
+    ) -> ImportOutcome:
+        """`skip`: a clash the actor may not replace (or did not ask to) is left out and the
+        rest imported; else any clash refuses the whole import unless `replace`. A GM replaces
+        NPCs and their own sheets with `replace`, another player's only when its id is in
+        `overwrite` (what the GM confirmed)."""
         sheets = plan.characters
         rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
         keys = {"campaign_id": campaign_id, "keys": rows.keys}
+        left_out: list[ImportClash] = []
         async with self._write(guild_id) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             is_gm = campaign.is_gm(actor_id)
@@ -1348,7 +1439,26 @@ class RuleStore(RuleFights, RuleSaved, Store):
             if npcs and not is_gm:
                 raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
             [(found,)] = await tx.fetch("import_clashes", keys)
-            clashes = json.loads(found)
+            order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
+            clashes = sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
+            if skip:
+                kept = []
+                for row in clashes:
+                    clash = _clash(row)
+                    mine = not clash.is_npc and clash.owner_id == actor_id
+                    allowed = replace and (
+                        mine or (is_gm and (clash.is_npc or clash.character_id in overwrite))
+                    )
+                    if allowed:
+                        kept.append(row)
+                    else:
+                        left_out.append(clash)
+                clashes = kept
+                if left_out:
+                    gone = {clash.name.casefold() for clash in left_out}
+                    sheets = tuple(s for s in sheets if s.name.casefold() not in gone)
+                    rows = await offload.run(import_rows, sheets)
+                    keys = {"campaign_id": campaign_id, "keys": rows.keys}
             if clashes and not replace:
                 names = ", ".join(repr(row[2]) for row in clashes[:10])
                 raise NameTaken(
@@ -1362,10 +1472,13 @@ class RuleStore(RuleFights, RuleSaved, Store):
                         raise PermissionDenied(
                             "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
                         )
+            replaced = [_clash(row) for row in clashes]
             existing = {row[0] for row in clashes}
             for npcs in (False, True):
                 new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]
                 await self._check_room(tx, campaign_id, npcs, len(new))
+            if not sheets:
+                return ImportOutcome([], left_out, [])
             # A handful of statements whatever the size, each running in the database without
             # the GIL: a statement per row (84,000 for a big import) held the lock for 0.5 s or
             # more, one trip to the database each, while every other roll waited.
@@ -1394,10 +1507,11 @@ class RuleStore(RuleFights, RuleSaved, Store):
                 )
         # The sheets as stored: as validated, with their ids and owners (a replaced sheet
         # keeps its own, so active choices and projects stay with it).
-        return [
+        imported = [
             dataclasses.replace(sheet, id=cid, campaign_id=campaign_id, owner_id=owner)
             for sheet, (cid, owner) in zip(sheets, stored, strict=True)
         ]
+        return ImportOutcome(imported, left_out, replaced)
 
     async def delete_user_data(self, user_id: int) -> dict[str, int]:
         deletes = {

@@ -1,5 +1,9 @@
 """The Roll again button: the same roll once more, with a fresh die, for the one who rolled.
 
+Only a roll that changes nothing in the game has the button: an attack whose damage went to a
+fight, or a crafting roll applied to a project, is a new action, not a roll to repeat (its log
+line keeps no options, and a replay of an older one is refused where it would change the game).
+
 A roll's log line keeps the command and the options it was made with (`options_of`), so the
 button needs only the roll's id: it survives restarts, and an id from another guild or a roll
 that is gone finds nothing. The replay calls the command again as the first call did, so it is
@@ -25,6 +29,11 @@ AGAIN_ID = re.compile(r"wire:again:(?P<roll>[0-9]{1,19})")
 FRESH_DIE = ("roll", "take10")
 """Options that fixed the die: dropped, since rolling again means a new die."""
 OPTIONS_KEY = "command"
+
+
+def is_replay(interaction: discord.Interaction) -> bool:
+    """Whether this interaction is a Roll again press replaying a command."""
+    return interaction.extras.get("wire_replay") is not None
 
 
 def options_of(interaction: discord.Interaction) -> dict[str, Any] | None:

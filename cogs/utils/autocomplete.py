@@ -15,7 +15,7 @@ from discord import app_commands
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
-from storage.models import Campaign, Character
+from storage.models import Campaign, Character, find_stat
 from wire.i18n import tr
 
 if TYPE_CHECKING:
@@ -109,9 +109,9 @@ async def attribute_names(interaction: discord.Interaction, current: str) -> Cho
     if named and sheet is None:
         return []
     on_sheet = sheet.attributes if sheet else {}
-    taken = {name.casefold() for name in on_sheet}
     listed = [(f"{k} ({v})", k) for k, v in on_sheet.items()]
-    listed += [(name, name) for name in campaign.attributes() if name.casefold() not in taken]
+    # A campaign name the sheet has in another language ("Stärke" for Strength) is taken too.
+    listed += [(name, name) for name in campaign.attributes() if find_stat(on_sheet, name) is None]
     return choices(listed, current)
 
 
@@ -199,10 +199,39 @@ async def combatant_names(interaction: discord.Interaction, current: str) -> Cho
 
 
 async def combatants_or_characters(interaction: discord.Interaction, current: str) -> Choices:
-    """For /health and attack targets: the fight's combatants first, then the characters."""
+    """For /health and attack targets: the fight's combatants first, then the characters.
+
+    A player is offered only the NPCs already in play: those in this channel's fight and those
+    that rolled in public lately; the GMs' prepared NPCs stay theirs until they show them.
+    """
     fighting = await combatant_names(interaction, current)
     taken = {c.value.casefold() for c in fighting}
     sheets = [
-        c for c in await any_character(interaction, current) if c.value.casefold() not in taken
+        c for c in await seen_characters(interaction, current) if c.value.casefold() not in taken
     ]
     return (fighting + sheets)[:MAX_CHOICES]
+
+
+async def seen_characters(interaction: discord.Interaction, current: str) -> Choices:
+    """Characters to name as a target or an opponent: all of them for a GM; for a player, the
+    player characters and the NPCs that rolled in public lately."""
+    campaign = await campaign_of(interaction)
+    if campaign is None or campaign.is_gm(actor_of(interaction)):
+        return await any_character(interaction, current)
+    sheets = await _characters(interaction, current, is_npc=False, mine=False)
+    return sheets + await _npcs_in_play(interaction, campaign, current)
+
+
+async def _npcs_in_play(
+    interaction: discord.Interaction, campaign: Campaign, current: str
+) -> Choices:
+    if interaction.guild_id is None:
+        return []
+    try:
+        names = await store_of(interaction).npcs_in_play(
+            interaction.guild_id, campaign.id, current, limit=MAX_CHOICES
+        )
+    except StorageError:
+        return []
+    npc = " (" + tr("NPC") + ")"
+    return choices(((f"{name}{npc}", name) for name in names), current)

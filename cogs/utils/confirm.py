@@ -48,6 +48,9 @@ class Confirm(discord.ui.View):
         self.confirm.custom_id = f"wire:confirm:{token}:yes"
         self.cancel.custom_id = f"wire:confirm:{token}:no"
         self.custom_ids = {self.confirm.custom_id, self.cancel.custom_id}
+        self.answered = False
+        """Set by the first press that counts, before its action runs: a second press arriving
+        meanwhile (a double click) must not run the action again."""
         bot.live_components |= self.custom_ids
 
     def stop(self) -> None:
@@ -73,7 +76,14 @@ class Confirm(discord.ui.View):
 
     async def _confirm(self, interaction: discord.Interaction) -> None:
         self._require_chooser(interaction)
-        content = await self.action()
+        if self.answered:  # a double press: the action runs once
+            raise UserError(tr("This question is answered already."))
+        self.answered = True
+        try:
+            content = await self.action()
+        except BaseException:
+            self.answered = False  # nothing was done: the question may be answered again
+            raise
         await interaction.response.edit_message(content=content, view=None)
         # stop() only after answering: until then the custom ids must count as live, or the
         # stale-button handler would answer this very press.
@@ -85,5 +95,8 @@ class Confirm(discord.ui.View):
 
     async def _cancel(self, interaction: discord.Interaction) -> None:
         self._require_chooser(interaction)
+        if self.answered:
+            raise UserError(tr("This question is answered already."))
+        self.answered = True
         await interaction.response.edit_message(content=self.nothing_done, view=None)
         self.stop()

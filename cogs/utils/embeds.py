@@ -304,8 +304,11 @@ def craft_embed(
     return embed
 
 
-def hidden_notice(who: str, what: str) -> str:
-    """The public line the channel sees for a hidden roll."""
+def hidden_notice(who: str | None, what: str) -> str:
+    """The public line the channel sees for a hidden roll; `who` None: a GM rolled for an NPC,
+    whose name the table is not told."""
+    if who is None:
+        return "🎲 " + tr("A GM made a hidden {what}.", what=tr(what))
     return "🎲 " + tr(
         "{who} made a hidden {what}. The GMs have the result.", who=inert(who), what=tr(what)
     )

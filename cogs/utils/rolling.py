@@ -7,6 +7,7 @@ by the interaction id, so a retried answer does not log it twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,11 +15,11 @@ import discord
 from discord.utils import MISSING
 
 from cogs.utils.again import OPTIONS_KEY, again_view, options_of
-from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, clip
+from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, EMBED_FIELD_VALUE_MAX, clip
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt
-from cogs.utils.sheets import untrained, weapon_modifiers
+from cogs.utils.sheets import missing_note, sheet_stat, weapon_modifiers
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
 from storage.models import (
@@ -28,7 +29,6 @@ from storage.models import (
     RollRecord,
     RollState,
     Weapon,
-    find_stat,
 )
 from wire import limits
 from wire.check import Modifier, stat_line
@@ -61,9 +61,6 @@ class Roller:
     user_id: int
     guild_id: int
     channel_id: int
-    lenient: bool = False
-    """A stat missing from the sheet counts as 0 instead of an error: for a player rolling
-    against an NPC, whose sheet an error would describe."""
 
     def sheet(self) -> Character:
         if self.character is None:
@@ -75,35 +72,13 @@ class Roller:
         return self.character
 
     def attribute(self, name: str) -> Modifier:
-        return self._stat("attributes", "attribute", "attr", name)
+        """An attribute from the sheet; one the sheet lacks counts 0, and the reply's note says
+        so (the one rule for attributes and skills, sheets.sheet_stat)."""
+        return sheet_stat(self.sheet(), "attribute", name)
 
     def skill(self, name: str) -> Modifier:
-        """A skill the sheet lacks is untrained: 0, and the label says so (the one rule for
-        checks, contests, defences and weapons)."""
-        found = find_stat(self.sheet().skills, name)
-        return Modifier(*found) if found else Modifier(untrained(name), 0)
-
-    def _stat(self, table: str, kind: str, option: str, name: str) -> Modifier:
-        sheet = self.sheet()
-        found = find_stat(getattr(sheet, table), name)
-        if found is None and self.lenient:
-            return Modifier(untrained(name), 0)
-        if found is None:
-            message = (
-                N_(
-                    "{sheet} has no attribute {name}. Add it with /character set, or give a "
-                    "number with {option}."
-                )
-                if kind == "attribute"
-                else N_(
-                    "{sheet} has no skill {name}. Add it with /character set, or give a number "
-                    "with {option}."
-                )
-            )
-            raise UserError(
-                tr(message, sheet=inert(sheet.name), name=quoted(name), option=trc("name", option))
-            )
-        return Modifier(*found)
+        """A skill from the sheet; one the sheet lacks is untrained: 0, and the note says so."""
+        return sheet_stat(self.sheet(), "skill", name)
 
 
 def npc_secret(campaign: Campaign, character: Character | None, *, hidden: bool = False) -> bool:
@@ -205,11 +180,14 @@ def record_for(
     character: Character | None = None,
     state: RollState = RollState.RESOLVED,
     pending_id: int | None = None,
+    repeatable: bool = True,
 ) -> RollRecord:
+    """The roll for the log; `repeatable` False: it changed the game (damage in a fight, a
+    project's quality), so it keeps no options and gets no Roll again."""
     character = character or roller.character
     inputs = {k: v for k, v in inputs.items() if v is not None}
     again = options_of(interaction)
-    if again is not None and state is RollState.RESOLVED:
+    if again is not None and state is RollState.RESOLVED and repeatable:
         inputs[OPTIONS_KEY] = again  # what Roll again repeats
     return RollRecord(
         guild_id=roller.guild_id,
@@ -278,11 +256,14 @@ async def deliver(
     view: discord.ui.View | None = None,
     logged: bool = False,
     ping: int | None = None,
+    gm_embed: discord.Embed | None = None,
 ) -> None:
     """Log the roll, then answer it: in public, or hidden from all but the roller and GMs.
 
     `logged`: the caller already logged it in the same transaction as another change.
     `ping`: a user the answer mentions (the attacked player): that user only is pinged.
+    `gm_embed`: the whole roll (an NPC's die and modifiers the table does not see), sent to the
+    rolling GM alone after the public answer.
     """
     if not logged:
         roll_id: int | None = await bot.store.log_roll(record)
@@ -298,9 +279,15 @@ async def deliver(
             kwargs["content"] = f"<@{ping}>"
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(ping)])
         await interaction.response.send_message(**kwargs)
+        if gm_embed is not None:
+            await interaction.followup.send(
+                tr("The whole roll, for you only:"), embed=gm_embed, ephemeral=True
+            )
         return
     await interaction.response.send_message(embed=embed, ephemeral=True, view=view or MISSING)
-    await interaction.followup.send(hidden_notice(roller.name, what))
+    # An NPC's name in the channel would tell the table who the GM has in store.
+    who = None if roller.character is not None and roller.character.is_npc else roller.name
+    await interaction.followup.send(hidden_notice(who, what))
     if not await notify_gms(bot, roller, embed):
         await interaction.followup.send(
             tr(
@@ -310,6 +297,41 @@ async def deliver(
             ),
             ephemeral=True,
         )
+
+
+MISSING_FIELD = N_("Not on the sheet")
+
+
+def add_missing_note(embed: discord.Embed, modifiers: Iterable[Modifier]) -> None:
+    """The note of the stats a roll counted 0 because a sheet lacks them, if any."""
+    note = missing_note(modifiers)
+    if note:
+        embed.add_field(
+            name=tr(MISSING_FIELD), value=clip(note, EMBED_FIELD_VALUE_MAX), inline=False
+        )
+
+
+def table_embeds(
+    roller: Roller,
+    build: Callable[[bool], discord.Embed],
+    sides: Iterable[tuple[Iterable[Modifier], bool]],
+) -> tuple[discord.Embed, discord.Embed | None]:
+    """What the table sees of a roll, and the whole roll for the GM who made it.
+
+    `build(reveal)` makes the embed, with every side shown when `reveal`; `sides` are each
+    side's modifiers and whether that side is kept from the table (an NPC's). The table's embed
+    notes the stats missing from the sides it sees; when a side is kept from it and the roller
+    is a GM, the GM's embed (None otherwise) shows everything: die (a take 10 says so),
+    modifiers, and every missing stat.
+    """
+    sides = [(tuple(mods), secret) for mods, secret in sides]
+    embed = build(False)
+    add_missing_note(embed, [m for mods, secret in sides if not secret for m in mods])
+    if not any(secret for _, secret in sides) or not roller.campaign.is_gm(roller.user_id):
+        return embed, None
+    whole = build(True)
+    add_missing_note(whole, [m for mods, _ in sides for m in mods])
+    return embed, whole
 
 
 def gm_recipients(bot: WireBot, roller: Roller) -> tuple[int, ...]:

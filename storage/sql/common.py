@@ -277,6 +277,14 @@ RETURNING id
         "recent_rolls_of_user": f"SELECT {ROLL_COLUMNS} FROM roll_log "
         "WHERE campaign_id = :campaign_id AND guild_id = :guild_id AND user_id = :user_id "
         "AND (hidden = 0 OR :include_hidden = 1) ORDER BY id DESC LIMIT :limit",
+        # The NPCs the table has seen roll: of the newest public rolls only, so the look-up
+        # stays on the (campaign_id, id) index however long the log grows.
+        "npcs_in_play": "SELECT DISTINCT ch.name, ch.name_key FROM (SELECT character_id "
+        "FROM roll_log WHERE campaign_id = :campaign_id AND guild_id = :guild_id "
+        "AND hidden = 0 ORDER BY id DESC LIMIT :window) AS r "
+        "JOIN characters AS ch ON ch.id = r.character_id "
+        "WHERE ch.campaign_id = :campaign_id AND ch.is_npc = 1 "
+        "AND ch.name_key LIKE :pattern ESCAPE '\\' ORDER BY ch.name_key LIMIT :limit",
         # ---- pending actions
         "insert_pending": "INSERT INTO pending_actions (guild_id, campaign_id, kind, payload, "
         "expires_at) SELECT c.guild_id, c.id, :kind, :payload, :expires_at FROM campaigns AS c "

@@ -410,7 +410,10 @@ async def test_an_error_quoting_typed_text_shows_it_inert(world):
     assert f"No character named '{LINK_SHOWN}'" in missing.response.content
     await world.bob.slash(world.channel, "character create", name="Jaime")
     no_stat = await world.bob.slash(world.channel, "check", attr_name="**Might**", skill=1, vs=10)
-    assert no_stat.response.content.startswith(r"Jaime has no attribute '\*\*Might\*\*'.")
+    # A stat the sheet lacks counts 0 (attribute or skill alike), and the note quotes it inert.
+    assert field(embed_of(no_stat), "Not on the sheet").startswith(
+        r"\*\*Might\*\* is not on Jaime's sheet, so it counts 0."
+    )
     # A choice no client offers, quoted back in the refusal.
     wrong = await raw_slash(world.bob, world.channel, "defend", vs=10, base=5, defence=LINK)
     assert wrong.response.ephemeral

@@ -78,6 +78,6 @@ async def test_a_second_import_by_the_same_user_waits_for_the_first(world, monke
     again = await bob.slash(channel, "character import", file=("c.json", raw), replace=True)
     assert "Imported 1 character into" in again.response.content
     refused = await bob.slash(channel, "character import", file=("d.json", raw))
-    assert "already has 'Jaime'" in refused.response.content
+    assert "Left out, already in the campaign" in refused.response.content
     last = await bob.slash(channel, "character import", file=("e.json", raw), replace=True)
     assert "Imported 1 character into" in last.response.content

@@ -44,7 +44,10 @@ async def test_autocomplete_shows_players_npc_names_only_never_their_sheets(worl
     assert values(
         await alice.autocomplete(channel, "contest", "opp_skill_name", "", opponent="Goblin")
     ) == ["Parry", "Stealth"]
-    # Targets are picked from names: a player may attack the goblin by name.
+    # Targets are picked from names, but a player is offered only the NPCs in play: the GM's
+    # prepared goblin once it has rolled in public (issue 20: the list gave it away before).
+    assert "Goblin" not in values(await bob.autocomplete(channel, "attack", "target", "gob"))
+    await alice.slash(channel, "check", npc="Goblin", attr=1, skill=1, vs=10)
     assert "Goblin" in values(await bob.autocomplete(channel, "attack", "target", "gob"))
 
 

@@ -173,16 +173,60 @@ def test_cli_import_example_campaign(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "give --owner USER_ID" in capsys.readouterr().err
     assert main([*args, "--owner", "77"]) == 0
     assert "Imported 2 character(s) into campaign 'Example'" in capsys.readouterr().out
-    assert main(args) == 2  # again: the names are taken
-    assert "already has 'Jaime', 'Goblin'" in capsys.readouterr().err
+    assert main(args) == 0  # again: what is there already is left out, and said so
+    out = capsys.readouterr().out
+    assert "Imported 0 character(s) into campaign 'Example' of guild 5." in out
+    assert "Left out, already in the campaign and kept as they are: 'Jaime' (user 77's), " in out
+    assert "add --replace" in out
     assert main([*args, "--replace"]) == 0  # the campaign's first GM imports
-    capsys.readouterr()
+    assert "Replaced: 'Jaime' (user 77's), 'Goblin' (NPC)." in capsys.readouterr().out
 
     file.write_text(json.dumps({**doc, "characters": [{"name": "X", "skills": {"A": 99}}]}))
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "import rejected, nothing was written (1 problems)" in err
     assert "characters[0].skills.A: 99 is above the maximum" in err
+
+
+def test_cli_replace_overwrites_another_players_sheet_only_when_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player's Jaime is in the campaign; the GM's import of a file with a Jaime leaves it
+    alone, even with --replace, until the GM names that player with --overwrite-user."""
+    db = tmp_path / "wire.db"
+
+    async def prepare() -> None:
+        async with await SqliteStore.open(db) as store:
+            campaign = await store.create_campaign(5, "Example", manager(77))
+            await store.create_character(5, campaign.id, 88, "Jaime", skills={"Climbing": 3})
+
+    asyncio.run(prepare())
+    doc = {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "campaign",
+        "campaign": {"name": "Example"},
+        "characters": [{"name": "Jaime"}, {"name": "Ash"}],
+    }
+    file = tmp_path / "example.json"
+    file.write_text(json.dumps(doc))
+    args = ["import", str(file), "--guild", "5", "--db", str(db), "--replace"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Imported 1 character(s) into campaign 'Example' of guild 5: Ash." in out
+    assert "Left out, already in the campaign and kept as they are: 'Jaime' (user 88's)." in out
+    assert "--overwrite-user 88 (tell them first)" in out
+    assert main([*args, "--overwrite-user", "88"]) == 0
+    assert "Replaced: 'Jaime' (user 88's)" in capsys.readouterr().out
+
+    async def read() -> dict[str, int]:
+        async with await SqliteStore.open(db) as store:
+            campaign = await store.get_campaign(5, "Example")
+            jaime = await store.get_character(5, campaign.id, "Jaime")
+            assert jaime.owner_id == 88  # a replaced sheet keeps its player
+            return jaime.skills
+
+    assert asyncio.run(read()) == {}
 
 
 def test_python_dash_m_storage_runs(tmp_path: Path) -> None:

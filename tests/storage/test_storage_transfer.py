@@ -28,7 +28,7 @@ from storage.models import (
     Weapon,
 )
 from storage.sqlite import SqliteStore
-from storage.testing import GM, GUILD, PLAYER
+from storage.testing import GM, GUILD, PLAYER, roll_record
 from storage.transfer import (
     MAX_IMPORT_BYTES,
     MAX_IMPORT_CHARACTERS,
@@ -410,6 +410,64 @@ async def test_name_clash_needs_replace_which_keeps_id_and_owner(
     [replaced] = await store.import_data(GUILD, campaign.id, PLAYER, doc, replace=True)
     assert (replaced.id, replaced.owner_id, replaced.name) == (ash.id, PLAYER, "ASH")
     assert replaced.skills == {"Parry": 7}
+
+
+async def test_import_sheets_leaves_out_what_clashes_and_says_so(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    """What does not clash comes in; a clash is left out unless replace, and another player's
+    sheet only when the GM names its id (the confirmation); every clash is reported."""
+    campaign = await make_campaign()
+    ash = await make_character(campaign, "Ash", owner_id=PLAYER, notes="kept")
+    orc = await make_character(campaign, "Orc", owner_id=GM, npc=True)
+    doc = campaign_doc(sheet("Ash"), sheet("Orc", is_npc=True), sheet("Bo"))
+    plain = await store.import_sheets(GUILD, campaign.id, GM, doc)
+    assert [c.name for c in plain.imported] == ["Bo"]
+    assert [(c.name, c.owner_id, c.is_npc) for c in plain.left_out] == [
+        ("Ash", PLAYER, False),
+        ("Orc", GM, True),
+    ]
+    assert (await store.get_character(GUILD, campaign.id, "Ash")).notes == "kept"
+    clashes = await store.import_clashes(GUILD, campaign.id, parse_import(json.dumps(doc)))
+    assert sorted(c.name for c in clashes) == ["Ash", "Bo", "Orc"]  # Bo is in now
+    # replace: the GM's NPC goes, the player's sheet stays (no confirmation named it).
+    asked = await store.import_sheets(GUILD, campaign.id, GM, doc, replace=True)
+    assert [c.name for c in asked.replaced] == ["Orc", "Bo"]
+    assert [c.name for c in asked.left_out] == ["Ash"]
+    assert (await store.get_character(GUILD, campaign.id, "Orc")).id == orc.id
+    confirmed = await store.import_sheets(
+        GUILD, campaign.id, GM, doc, replace=True, overwrite={ash.id}
+    )
+    assert confirmed.left_out == []
+    replaced = await store.get_character(GUILD, campaign.id, "Ash")
+    assert (replaced.id, replaced.owner_id, replaced.notes) == (ash.id, PLAYER, "")
+    # A player never replaces another's sheet, whatever they name.
+    other = await store.import_sheets(
+        GUILD,
+        campaign.id,
+        PLAYER + 1,
+        character_document(replaced),
+        replace=True,
+        overwrite={ash.id},
+    )
+    assert (other.imported, [c.name for c in other.left_out]) == ([], ["Ash"])
+
+
+async def test_npcs_in_play_are_those_that_rolled_in_public(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    campaign = await make_campaign()
+    seen = await make_character(campaign, "Goblin", owner_id=GM, npc=True)
+    hidden = await make_character(campaign, "Goblin archer", owner_id=GM, npc=True)
+    await make_character(campaign, "Goblin guard", owner_id=GM, npc=True)
+    assert await store.npcs_in_play(GUILD, campaign.id) == []
+    await store.log_roll(roll_record(campaign, user_id=GM, character=seen, interaction_id=1))
+    await store.log_roll(
+        roll_record(campaign, user_id=GM, character=hidden, hidden=True, interaction_id=2)
+    )
+    assert await store.npcs_in_play(GUILD, campaign.id) == ["Goblin"]
+    assert await store.npcs_in_play(GUILD, campaign.id, "gob") == ["Goblin"]
+    assert await store.npcs_in_play(GUILD, campaign.id, "x") == []
 
 
 async def test_a_rejected_import_writes_nothing(
