@@ -33,7 +33,8 @@ OPTIONS_KEY = "command"
 
 def is_replay(interaction: discord.Interaction) -> bool:
     """Whether this interaction is a Roll again press replaying a command."""
-    return interaction.extras.get("wire_replay") is not None
+    extras = interaction.extras
+    return extras.get("wire_replay") is not None and not extras.get("wire_fresh")
 
 
 def options_of(interaction: discord.Interaction) -> dict[str, Any] | None:
@@ -108,9 +109,12 @@ async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -
     await rerun(bot, interaction, record.inputs.get(OPTIONS_KEY))
 
 
-async def rerun(bot: WireBot, interaction: discord.Interaction, saved: object) -> None:
+async def rerun(
+    bot: WireBot, interaction: discord.Interaction, saved: object, *, fresh: bool = False
+) -> None:
     """Call a roll's command again with the options it was made with (`options_of`), so the
-    sheet is read as it is now; Roll again, a saved roll and the quick actions share it."""
+    sheet is read as it is now; Roll again, a saved roll and the quick actions share it.
+    `fresh`: a new action (a saved roll, a tap on the panel), not a repeat of a logged one."""
     command = _command(bot, saved)
     if command is None or not isinstance(saved, dict):
         raise UserError(tr("This roll cannot be rolled again: make it with its command."))
@@ -124,6 +128,7 @@ async def rerun(bot: WireBot, interaction: discord.Interaction, saved: object) -
             app_commands.Choice(name=str(value), value=value) if param.choices else value
         )
     interaction.extras["wire_replay"] = saved
+    interaction.extras["wire_fresh"] = fresh
     await command.callback(command.binding, interaction, **kwargs)  # type: ignore[arg-type]
 
 

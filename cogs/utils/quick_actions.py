@@ -406,7 +406,9 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
             )
         options = {**_attack_options(pressed.character, self.what, self.mod), "target": target}
         options.update(_as_character(pressed, interaction.user.id))
-        await rerun(_bot(interaction), interaction, {"name": "attack", "options": options})
+        await rerun(
+            _bot(interaction), interaction, {"name": "attack", "options": options}, fresh=True
+        )
 
 
 class SavedButton(discord.ui.DynamicItem[discord.ui.Button], template=SAVED_ID):
@@ -494,7 +496,10 @@ async def roll_saved(
     if mod:
         options["mod"] = int(options.get("mod") or 0) + mod
     await rerun(
-        _bot(interaction), interaction, {"name": saved.command.get("name"), "options": options}
+        _bot(interaction),
+        interaction,
+        {"name": saved.command.get("name"), "options": options},
+        fresh=True,
     )
 
 

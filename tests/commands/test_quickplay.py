@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of, field
-from tests.commands.test_combat import make_goblin, make_jaime
+from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table
 
 
