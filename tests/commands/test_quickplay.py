@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of, field
-from tests.commands.test_combat import make_jaime
+from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import fight_table
 
 
@@ -80,3 +80,86 @@ async def test_attack_without_target_in_a_fight_offers_the_opponents(world):
     world.dice.push(15, 3)
     hit = await world.bob.select(offered.response, ["Goblin 3"])
     assert "Goblin 3" in str(embed_of(hit))
+
+
+async def test_stale_presses_are_refused_with_a_note(world):
+    await fight_table(world)
+    bob, alice, channel = world.bob, world.alice, world.channel
+    panel = await bob.slash(channel, "panel")
+    await bob.slash(channel, "character remove", weapon="Long sword")
+    gone = await bob.click(panel.response, label="⚔️ Long sword")
+    assert gone.response.ephemeral and "no longer has that weapon" in gone.response.content
+    await bob.slash(
+        channel, "character weapon", weapon="Long sword", base=5, attribute="Strength",
+        skill="Long swords",
+    )  # fmt: skip
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    await alice.slash(channel, "fight end")
+    ended = await bob.select(asked.response, ["Goblin 1"])
+    assert ended.response.ephemeral and "fight is over" in ended.response.content
+
+
+async def test_a_deleted_character_s_panel_is_refused(world):
+    await make_jaime(world)
+    panel = await world.bob.slash(world.channel, "panel")
+    deleted = await world.bob.slash(world.channel, "character delete", name="Jaime")
+    if deleted.response.components:  # a confirmation question
+        await world.bob.click(deleted.response, label="Delete")
+    gone = await world.bob.click(panel.response, label="Sheet")
+    assert gone.response.ephemeral and "no longer exists" in gone.response.content
+
+
+async def test_saved_rolls_stop_at_25_with_a_clear_refusal(world):
+    await make_jaime(world)
+    bob, channel = world.bob, world.channel
+    await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    for number in range(25):
+        await bob.slash(channel, "save", name=f"roll {number}")
+    refused = await bob.slash(channel, "save", name="one more")
+    assert refused.response.ephemeral
+    assert "Jaime has 25 saved rolls, the most a character keeps" in refused.response.content
+    replaced = await bob.slash(channel, "save", name="roll 3")
+    assert "in place of the roll saved under that name" in replaced.response.content
+    panel = await bob.slash(channel, "panel")  # 1 weapon, 25 saved rolls: they go in a select
+    rows = panel.response.components
+    assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+    world.dice.push(10)
+    rolled = await bob.select(
+        panel.response, [str(rows[1]["components"][0]["options"][0]["value"])]
+    )
+    assert field(embed_of(rolled), "Total") == "**18** vs TN 15"
+
+
+async def test_panel_rolls_are_in_the_history_and_a_player_sees_no_hidden_npc(world):
+    await make_jaime(world)
+    await make_goblin(world)
+    await make_ser_carol(world)
+    bob, channel = world.bob, world.channel
+    panel = await bob.slash(channel, "panel")
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    offered = [o["value"] for o in asked.response.components[0]["components"][0]["options"]]
+    assert offered == ["Ser Carol"]  # a GM's NPC not yet in play stays hidden from players
+    world.dice.push(15)
+    attack = await bob.select(asked.response, ["Ser Carol"])
+    assert not attack.response.ephemeral and "<@" in attack.response.content  # Carol defends
+    history = embed_of(await bob.slash(channel, "history"))["description"]
+    assert "Ser Carol" in history
+    asked = await world.alice.slash(channel, "panel", npc="Goblin")
+    assert asked.response.ephemeral
+
+
+async def test_german_quick_play(world, client_languages):
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    await make_ser_carol(world)
+    bob, channel = world.bob, world.channel
+    world.dice.push(10)
+    first = await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    saved = await bob.click(first.response, label="Speichern")
+    assert saved.response.content.startswith("Für Jaime als **check Strength Long swords**")
+    panel = await bob.slash(channel, "panel")
+    assert panel.response.content == "**Jaime**: Schnellaktionen, nur für dich."
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    assert asked.response.content.startswith("Wen greift **Jaime** mit **Long sword** an?")
+    odds = await bob.click(panel.response, label="Abwehrchancen")
+    assert "% gegen 15" in odds.response.content
