@@ -1330,7 +1330,9 @@ class RuleStore(RuleFights, RuleSaved, Store):
 
     # ---- import / export / user data ----------------------------------------------------
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
-        return character_document(await self.get_character(guild_id, campaign_id, name))
+        sheet = await self.get_character(guild_id, campaign_id, name)
+        saved = await self.saved_rolls(guild_id, campaign_id, sheet.id)
+        return character_document(sheet, saved=saved)
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
         async with self._read() as tx:
@@ -1339,7 +1341,8 @@ class RuleStore(RuleFights, RuleSaved, Store):
                 "characters_of_campaign", {"guild_id": guild_id, "campaign_id": campaign_id}
             )
             characters = [character_from_row(row) for row in rows]
-        return campaign_document(campaign, characters)
+            saved = await self._campaign_saved_rolls(tx, guild_id, campaign_id)
+        return campaign_document(campaign, characters, saved=saved)
 
     async def import_data(
         self,
@@ -1494,6 +1497,7 @@ class RuleStore(RuleFights, RuleSaved, Store):
             [(found,)] = await tx.fetch("import_written", keys)
             written = json.loads(found)
             stored = [written[sheet.name.casefold()] for sheet in sheets]
+            await self._import_saved_rolls(tx, plan, sheets, stored)
             if plan.kind == "character" and sheets and not sheets[0].is_npc:
                 await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
             if plan.kind == "campaign" and plan.npc_take10 is not None:

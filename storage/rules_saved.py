@@ -16,11 +16,11 @@ from typing import Any
 
 from storage.errors import InvalidValue, NameTaken, NotFound
 from storage.rows import json_text
+from storage.transfer import ImportPlan
 from storage.validation import clean_name, normal_text
 
 MAX_SAVED_ROLLS = 25
 """Per character: the most a select menu or an autocomplete shows at once (Discord's 25)."""
-SAVED_GONE = "That saved roll no longer exists. /save lists the character's saved rolls."
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +182,36 @@ class RuleSaved:
             saved = await self._by_name(tx, guild_id, campaign_id, character_id, name)
             await tx.execute("delete_saved", {"saved_id": saved.id})
             return saved
+
+    async def _campaign_saved_rolls(
+        self, tx: Any, guild_id: int, campaign_id: int
+    ) -> dict[int, list[SavedRoll]]:
+        """Every saved roll of the campaign, by character id: for an export."""
+        found: dict[int, list[SavedRoll]] = {}
+        where = {"guild_id": guild_id, "campaign_id": campaign_id}
+        for row in await tx.fetch("saved_rolls_of_campaign", where):
+            saved = _saved(row)
+            found.setdefault(saved.character_id, []).append(saved)
+        return found
+
+    async def _import_saved_rolls(
+        self, tx: Any, plan: ImportPlan, sheets: Sequence[Any], stored: Sequence[Any]
+    ) -> None:
+        """In an import's transaction: the sheets whose entries list saved rolls get those, in
+        place of their own; the others (and every file from before saved rolls) keep theirs."""
+        for sheet, (character_id, _owner) in zip(sheets, stored, strict=True):
+            rolls = plan.saved_of(sheet.name)
+            if rolls is None:
+                continue
+            await tx.execute("delete_saved_of_character", {"character_id": character_id})
+            for roll in rolls[:MAX_SAVED_ROLLS]:
+                await tx.execute(
+                    "insert_saved",
+                    {
+                        "character_id": character_id,
+                        "name": roll.name,
+                        "name_key": _key(roll.name),
+                        "command": json_text(roll.command, "saved roll"),
+                        "label": roll.label,
+                    },
+                )

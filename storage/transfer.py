@@ -43,6 +43,11 @@ where CHARACTER is::
       "hp_max": null, "thp_max": null         optional overrides, 0..999 (null: worked out)
     }
 
+A character may also have "saved_rolls" (at most 25): each {"name": "climb", "command":
+{"name": "check", "options": {"attr_name": "Dexterity", "skill_name": "Climbing"}}, "label": ""},
+the command and options /r runs again (option values are text, whole numbers or true/false); a
+file without them imports as before, and an import that has them replaces the sheet's own.
+
 A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
 fields came after version 1's first files, as optional fields, so every earlier file still
 reads; an export writes them only where they differ from the default.
@@ -71,6 +76,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -130,9 +136,14 @@ LONGEST_NUMBER = max(
     )
 )
 """Digits of the largest value any number in the format may take; a longer one is refused."""
-MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS)
+MAX_SAVED_ROLLS = 25
+"""Saved rolls per character (storage/rules_saved.py keeps the same limit)."""
+MAX_SAVED_OPTIONS = 25
+"""Options of one saved roll's command: more than any command has."""
+MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS)
 """The most JSON objects a valid file holds: the document, the campaign, and per character the
-sheet, its attributes, its skills and its weapons. Counting them stops a file of a million `{}`
+sheet, its attributes, its skills, its weapons and its saved rolls (each with its command and
+options). Counting them stops a file of a million `{}`
 while it is parsed, before it costs a million Python dicts."""
 
 _HEADER_FIELDS = ("format", "version", "kind", "exported_at")
@@ -150,7 +161,10 @@ _CHARACTER_FIELDS = (
     "wp_max",
     "hp_max",
     "thp_max",
+    "saved_rolls",
 )
+_SAVED_FIELDS = ("name", "command", "label")
+_COMMAND_FIELDS = ("name", "options")
 _WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
 _KINDS = tuple(kind.value for kind in DamageKind)
 
@@ -188,12 +202,28 @@ class ImportPlan:
     characters: tuple[Character, ...]
     campaign_name: str | None = None
     npc_take10: bool | None = None
+    saved_rolls: tuple[tuple[str, tuple[SavedData, ...]], ...] = ()
+    """(a character's name key, its saved rolls) for the sheets whose entry lists them."""
+
+    def saved_of(self, name: str) -> tuple[SavedData, ...] | None:
+        """The saved rolls the file gives this sheet, or None where it gives none."""
+        key = name.casefold()
+        return next((rolls for k, rolls in self.saved_rolls if k == key), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedData:
+    """A saved roll as a file holds it: no id and no character, just what /r runs."""
+
+    name: str
+    command: dict[str, Any]
+    label: str = ""
 
 
 # ---- export ---------------------------------------------------------------------------------
 
 
-def character_data(character: Character) -> dict[str, Any]:
+def character_data(character: Character, saved: Sequence[Any] = ()) -> dict[str, Any]:
     """A sheet as exported; the fight fields (armour, willpower, health overrides, a weapon's
     damage kind) only where they differ from the default, so a plain sheet exports as before."""
     data: dict[str, Any] = {
@@ -213,6 +243,11 @@ def character_data(character: Character) -> dict[str, Any]:
     ):
         if value != default:
             data[key] = value
+    if saved:
+        data["saved_rolls"] = [
+            {"name": r.name, "command": r.command, **({"label": r.label} if r.label else {})}
+            for r in saved
+        ]
     return data
 
 
@@ -238,17 +273,24 @@ def _header(kind: str, now: datetime | None) -> dict[str, Any]:
     }
 
 
-def character_document(character: Character, now: datetime | None = None) -> dict[str, Any]:
-    return {**_header("character", now), "character": character_data(character)}
+def character_document(
+    character: Character, now: datetime | None = None, saved: Sequence[Any] = ()
+) -> dict[str, Any]:
+    return {**_header("character", now), "character": character_data(character, saved)}
 
 
 def campaign_document(
-    campaign: Campaign, characters: list[Character], now: datetime | None = None
+    campaign: Campaign,
+    characters: list[Character],
+    now: datetime | None = None,
+    saved: Mapping[int, Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
+    """`saved`: each character's saved rolls, by its id."""
+    saved = saved or {}
     return {
         **_header("campaign", now),
         "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10},
-        "characters": [character_data(c) for c in characters],
+        "characters": [character_data(c, saved.get(c.id, ())) for c in characters],
     }
 
 
@@ -323,6 +365,8 @@ def check_import(
 class _Checker:
     def __init__(self) -> None:
         self.problems: list[ImportProblem] = []
+        self.saved: dict[str, tuple[SavedData, ...]] = {}
+        """Each sheet's saved rolls, by its name key, where its entry lists them."""
 
     def problem(self, path: str, what: str | Problem | TextProblem, /, **params: object) -> None:
         """Report a problem at `path`: a template marked with N_ and its values, or a problem
@@ -471,7 +515,9 @@ class _Checker:
                 self.problem("character", MISSING)
                 return None
             sheet = self.character(document["character"], "character")
-            return ImportPlan("character", (sheet,) if sheet else ())
+            return ImportPlan(
+                "character", (sheet,) if sheet else (), saved_rolls=tuple(self.saved.items())
+            )
         return self.campaign(document)
 
     def campaign(self, document: dict[str, Any]) -> ImportPlan | None:
@@ -515,7 +561,9 @@ class _Checker:
                     first_path[key] = path
             if sheet:
                 sheets.append(sheet)
-        return ImportPlan("campaign", tuple(sheets), name, npc_take10)
+        return ImportPlan(
+            "campaign", tuple(sheets), name, npc_take10, saved_rolls=tuple(self.saved.items())
+        )
 
     def boolean(self, value: Any, path: str) -> bool | None:
         if not isinstance(value, bool):
@@ -546,6 +594,11 @@ class _Checker:
         attributes = self.stats(data.get("attributes", {}), f"{path}.attributes", "attribute")
         skills = self.stats(data.get("skills", {}), f"{path}.skills", "skill")
         weapons = self.weapons(data.get("weapons", []), f"{path}.weapons")
+        saved = (
+            self.saved_rolls(data["saved_rolls"], f"{path}.saved_rolls")
+            if "saved_rolls" in data
+            else None
+        )
         health: dict[str, int | None] = {}
         for key, limit, default in (
             ("armour", limits.ARMOUR, 0),
@@ -561,6 +614,8 @@ class _Checker:
             health[key] = value
         if len(self.problems) > before:
             return None
+        if saved is not None:
+            self.saved[name.casefold()] = saved
         return Character(
             name,
             bool(is_npc),
@@ -574,6 +629,74 @@ class _Checker:
             hp_max=health["hp_max"],
             thp_max=health["thp_max"],
         )
+
+    def saved_rolls(self, value: Any, path: str) -> tuple[SavedData, ...]:
+        if not isinstance(value, list):
+            self.problem(path, EXPECTED_LIST, type=type_name(value))
+            return ()
+        if len(value) > MAX_SAVED_ROLLS:
+            self.limit(path, OVER_LIMIT, n=len(value), limit=MAX_SAVED_ROLLS)
+            return ()
+        found: list[SavedData] = []
+        seen: dict[str, str] = {}
+        for index, entry in enumerate(value):
+            where = f"{path}[{index}]"
+            data = self.obj(entry, where, _SAVED_FIELDS)
+            if data is None:
+                continue
+            name = data.get("name")
+            problem = name_problem(name) if "name" in data else None
+            if "name" not in data:
+                self.problem(f"{where}.name", MISSING)
+                continue
+            if problem:
+                self.problem(f"{where}.name", problem)
+                continue
+            key = normal_text(name).casefold()
+            if key in seen:
+                self.problem(f"{where}.name", ALREADY_USED, name=repr(name), path=seen[key])
+                continue
+            seen[key] = f"{where}.name"
+            label = data.get("label", "")
+            problem = name_problem(label) if label != "" else None
+            if problem:
+                self.problem(f"{where}.label", problem)
+                continue
+            command = self.saved_command(data.get("command"), f"{where}.command")
+            if command is not None:
+                found.append(SavedData(normal_text(name), command, normal_text(label)))
+        return tuple(found)
+
+    def saved_command(self, value: Any, path: str) -> dict[str, Any] | None:
+        data = self.obj(value, path, _COMMAND_FIELDS)
+        if data is None:
+            return None
+        problem = name_problem(data.get("name")) if "name" in data else None
+        if "name" not in data or problem:
+            self.problem(f"{path}.name", problem or MISSING)
+            return None
+        options = self.obj(
+            data.get("options", {}), f"{path}.options", tuple(data.get("options") or {})
+        )
+        if options is None:
+            return None
+        if len(options) > MAX_SAVED_OPTIONS:
+            self.limit(f"{path}.options", OVER_LIMIT, n=len(options), limit=MAX_SAVED_OPTIONS)
+            return None
+        clean: dict[str, Any] = {}
+        for key, option in options.items():
+            where = f"{path}.options.{_show(key)}"
+            if isinstance(option, bool) or (isinstance(option, int) and abs(option) < 1000):
+                clean[key] = option
+            elif isinstance(option, str) and name_problem(option) is None:
+                clean[key] = normal_text(option)
+            else:
+                self.problem(where, N_("expected a name, a whole number or true/false"))
+                return None
+            if name_problem(key) is not None:
+                self.problem(where, N_("not an option name"))
+                return None
+        return {"name": normal_text(data["name"]), "options": clean}
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
         if not isinstance(value, dict):

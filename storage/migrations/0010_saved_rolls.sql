@@ -11,6 +11,7 @@ CREATE TABLE saved_rolls (
     name_key     TEXT    NOT NULL,
     command      TEXT    NOT NULL,
     label        TEXT    NOT NULL DEFAULT '',
-    created_at   TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    UNIQUE (character_id, name_key)
+    created_at   TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+CREATE UNIQUE INDEX saved_rolls_by_name ON saved_rolls (character_id, name_key);

@@ -8,6 +8,7 @@ CREATE TABLE saved_rolls (
     name_key     TEXT COLLATE "C" NOT NULL,
     command      TEXT COLLATE "C" NOT NULL,
     label        TEXT COLLATE "C" NOT NULL DEFAULT '',
-    created_at   TEXT COLLATE "C" NOT NULL DEFAULT wire_utc_now(),
-    UNIQUE (character_id, name_key)
+    created_at   TEXT COLLATE "C" NOT NULL DEFAULT wire_utc_now()
 );
+
+CREATE UNIQUE INDEX saved_rolls_by_name ON saved_rolls (character_id, name_key);

@@ -19,6 +19,9 @@ STATEMENTS: dict[str, str] = {
     "saved_roll_by_id": f"SELECT {SAVED_COLUMNS}{_SCOPED} AND s.id = :saved_id",
     "saved_roll_by_name": f"SELECT {SAVED_COLUMNS}{_SCOPED} AND s.character_id = :character_id "
     "AND s.name_key = :name_key",
+    "saved_rolls_of_campaign": f"SELECT {SAVED_COLUMNS}{_SCOPED} "
+    "ORDER BY s.character_id, s.name_key",
+    "delete_saved_of_character": "DELETE FROM saved_rolls WHERE character_id = :character_id",
     "saved_count": "SELECT count(*) FROM saved_rolls WHERE character_id = :character_id",
     "insert_saved": "INSERT INTO saved_rolls (character_id, name, name_key, command, label) "
     "VALUES (:character_id, :name, :name_key, :command, :label) RETURNING id",
