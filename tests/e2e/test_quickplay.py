@@ -93,3 +93,30 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
     assert "Goblin 2" in str(history.data)
     assert_healthy(standin, bot)
     await stop_wire(bot)
+
+
+async def test_the_panel_in_german(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    bot = await start_wire(standin, launch_bot, tmp_path / "wire.db")
+    table = Table(standin)
+    await set_the_table(table)
+    payload = standin.command_interaction("panel", {}, user_id=PLAYER_A, locale="de")
+    panel = await standin.send_interaction(payload, timeout=WAIT)
+    assert panel.ephemeral and panel.content.startswith("**Aria**: Schnellaktionen, nur für dich.")
+    labels = [c.get("label") for c in components(panel.data)]
+    assert labels == ["⚔️ Sword", "Bogen", "Abwehrchancen"]
+    press = standin.component_interaction(
+        custom_id(panel.data, "⚔️ Sword"), panel.message_id, user_id=PLAYER_A, locale="de"
+    )
+    asked = await standin.send_interaction(press, timeout=WAIT)
+    assert asked.content == "Wen greift **Aria** mit **Sword** an?"
+    assert components(asked.data)[0]["placeholder"] == "Ziel wählen"
+    press = standin.component_interaction(
+        custom_id(panel.data, "Abwehrchancen"), panel.message_id, user_id=PLAYER_A, locale="de"
+    )
+    odds = await standin.send_interaction(press, timeout=WAIT)
+    assert odds.content.splitlines()[0] == "**Aria**: die Chancen jeder Abwehr"
+    assert " % gegen 15" in odds.content
+    assert_healthy(standin, bot)
+    await stop_wire(bot)
