@@ -163,3 +163,12 @@ async def test_german_quick_play(world, client_languages):
     assert asked.response.content.startswith("Wen greift **Jaime** mit **Long sword** an?")
     odds = await bob.click(panel.response, label="Abwehrchancen")
     assert "% gegen 15" in odds.response.content
+
+
+async def test_attack_with_numbers_in_a_fight_offers_the_opponents_too(world):
+    await fight_table(world)
+    offered = await world.bob.slash(world.channel, "attack", str=3, skill=5, base=5, mod=1)
+    assert offered.response.content == "Whom does **Jaime** attack?"
+    world.dice.push(15, 3)
+    hit = await world.bob.select(offered.response, ["Goblin 1"])
+    assert field(embed_of(hit), "Total").startswith("**24**")  # 15 + 3 + 5 + 1
