@@ -566,7 +566,13 @@ class DefencesButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCE
 def defence_odds_text(character: Character) -> str:
     """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
     attacker wins ties, so the defender needs more)."""
-    lines = [tr("**{name}**: the odds of each defence", name=inert(character.name))]
+    lines = [
+        tr(
+            "**{name}**: the odds of each defence against an attack total (a tie goes to the "
+            "attacker)",
+            name=inert(character.name),
+        )
+    ]
     for defence in available_defences(character):
         bonus = sum(m.value for m in defence_modifiers(character, defence))
         chances = ", ".join(

@@ -116,7 +116,7 @@ async def test_the_panel_in_german(
         custom_id(panel.data, "Abwehrchancen"), panel.message_id, user_id=PLAYER_A, locale="de"
     )
     odds = await standin.send_interaction(press, timeout=WAIT)
-    assert odds.content.splitlines()[0] == "**Aria**: die Chancen jeder Abwehr"
+    assert odds.content.startswith("**Aria**: die Chancen jeder Abwehr gegen eine Angriffssumme")
     assert " % gegen 15" in odds.content
     assert_healthy(standin, bot)
     await stop_wire(bot)
