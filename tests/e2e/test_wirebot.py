@@ -66,8 +66,11 @@ EXPECTED_COMMANDS = {
     "help",
     "history",
     "odds",
+    "panel",
     "privacy",
+    "r",
     "roll",
+    "save",
 }
 
 
