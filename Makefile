@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test lint format bench messages clean
+.PHONY: run test lint format bench messages mutate clean
 
 $(VENV)/.runtime: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,10 @@ $(VENV)/.runtime: requirements.txt
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(VENV)/.mutate: requirements-mutate.txt $(VENV)/.dev
+	$(PIP) install --quiet --disable-pip-version-check -r requirements-mutate.txt
 	touch $@
 
 ## Run the bot with the configuration in .env (or the environment), on the SQLite default.
@@ -40,5 +44,19 @@ messages: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(PY) -m bench
 
+## Mutation testing of wire/ against tests/wire (docs/mutation.md; not part of CI or `make test`):
+## a fresh run of every mutant, then the score per file. Niced, two children: the machine is
+## shared. `make mutate MUTANTS='wire.health.*'` reruns only those mutants, keeping the rest.
+MUTANTS ?=
+mutate: $(VENV)/.mutate
+ifeq ($(strip $(MUTANTS)),)
+	rm -rf mutants
+else
+	rm -rf mutants/wire/locales  # mutmut copies a file that is not Python only once: fresh catalogues
+endif
+	nice -n 15 $(VENV)/bin/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)') > mutants.log 2>&1 \
+		|| { tail -c 2000 mutants.log; exit 1; }
+	$(PY) -m tests.wire.mutation_score
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants mutants.log

@@ -55,6 +55,7 @@ EXTENSIONS = (
     "cogs.fights",
     "cogs.crafting",
     "cogs.characters",
+    "cogs.incharacter",
     "cogs.campaigns",
     "cogs.history",
     "cogs.help",
@@ -63,8 +64,11 @@ EXTENSIONS = (
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
-# Slash command answers need no channel permission at all.
-INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+# Manage Webhooks: /say posts as the character through a webhook per channel (without it, as an
+# embed of the bot's own). Slash command answers need no channel permission at all.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, manage_webhooks=True
+)
 STALE_BUTTON = N_(
     "This button no longer works (it expired, or the bot restarted). Nothing was done."
 )

@@ -147,6 +147,8 @@ def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
         description=kind,
         colour=NEUTRAL,
     )
+    if character.portrait:
+        embed.set_thumbnail(url=character.portrait)
     embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
     embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
     embed.add_field(name=tr("Weapons"), value=_weapons(character), inline=False)

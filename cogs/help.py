@@ -52,6 +52,12 @@ COMMANDS = {
         "`/character delete` · `/character export` · `/character import`. Changes answer only "
         'you. A name close to a known one gets "did you mean...?"; `new:true` keeps it.'
     ),
+    N_("In character"): N_(
+        "`/say text:Hold the gate!` speaks as your character, under its name and portrait "
+        "(`as:` another of yours, GMs any NPC; `emote:true` an action) · `/me text:draws his "
+        "sword` · `/character portrait url:https://…`. On a post, Apps: **Edit post**, "
+        "**Delete post**, **Who wrote this**."
+    ),
     N_("Campaigns"): N_(
         "`/campaign create name:Dragonfall` · `/campaign use name:Dragonfall` binds this channel · "
         "`/campaign info` · `/campaign settings npc_take10:false gm_channel:#gm` · "
@@ -103,6 +109,7 @@ TOPICS = {
     "table": (N_("At the table"), "`/roll` `/odds`"),
     "crafting": (N_("Crafting"), "`/craft`"),
     "characters": (N_("Characters"), "`/character`"),
+    "incharacter": (N_("In character"), "`/say` `/me` `/character portrait`"),
     "campaigns": (N_("Campaigns"), "`/campaign` `/history`"),
     "fights": (N_("Fights"), "`/fight` `/health`"),
     "quick": (N_("Quick play"), "`/panel` `/save` `/r`"),

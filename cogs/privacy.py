@@ -23,9 +23,12 @@ STORED = N_(
     "**What the bot keeps about you**, in every server you play in: your characters (their "
     "sheets, notes and health), which one is active in each campaign, your crafting projects, "
     "the rolls and changes of health you made (the log behind /history), the fights you are "
-    "in, and the campaigns you are a GM of. It keeps them "
+    "in, the campaigns you are a GM of, and a record of each in-character post you made "
+    '(`/say`, `/me`: the message, its channel, the character and you, so that "Who wrote '
+    'this" can answer; not the words). It keeps them '
     "until you delete them: `/character delete` one at a time, or `/privacy forget-me` all "
-    "at once. It keeps no messages, no member lists and nothing from servers you do not use it "
+    'at once (your posts stay in Discord; delete them with "Delete post" first). It keeps no '
+    "other messages, no member lists and nothing from servers you do not use it "
     "in. NPCs belong to their campaign and stay when their GM leaves."
 )
 
@@ -56,8 +59,9 @@ class Privacy(commands.GroupCog, group_name="privacy"):
         await interaction.response.send_message(
             tr(
                 "Delete **everything** the bot keeps about you in **every** server: your "
-                "characters, your roll history, your crafting projects, your active choices and GM "
-                "roles? This cannot be undone; export characters you want to keep first "
+                "characters, your roll history, your crafting projects, your active choices, GM "
+                "roles and the records of your in-character posts? This cannot be undone; export "
+                "characters you want to keep first "
                 "(`/character export`)."
             ),
             view=Confirm(

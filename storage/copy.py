@@ -43,6 +43,7 @@ TABLES = (
     "combatants",
     "combatant_effects",
     "health_log",
+    "character_posts",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

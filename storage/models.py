@@ -165,6 +165,8 @@ class Character:
     """A table setting: points taken off lethal and non-lethal damage (docs/rules.md)."""
     lost: tuple[int, int, int] = (0, 0, 0)
     """Damage taken so far from HP, THP and WP; kept between fights until healed."""
+    portrait: str | None = None
+    """An https link to the character's picture (storage/portraits.py), or None."""
 
     def health_maxima(self) -> tuple[int, int, int]:
         hp = self.hp_max
@@ -491,6 +493,8 @@ class Combatant:
     dealt: int = 0
     taken: int = 0
     effects: tuple[Effect, ...] = ()
+    portrait: str | None = None
+    """Its character's portrait link (the tracker shows the current combatant's)."""
 
     def may_act(self, user_id: int, campaign: Campaign) -> bool:
         return campaign.is_gm(user_id) or (

@@ -77,6 +77,7 @@ def character_from_row(row: Sequence[Any]) -> Character:
         wp_max=row[11],
         armour=row[12],
         lost=(row[13], row[14], row[15]),
+        portrait=row[16],
         shield=bool(row[5]),
         notes=row[6],
     )

@@ -70,6 +70,7 @@ from storage.rows import (
     utc_text,
 )
 from storage.rules_fights import RuleFights
+from storage.rules_incharacter import RuleInCharacter
 from storage.rules_saved import RuleSaved
 from storage.sql.common import CAMPAIGN_WIDTH
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
@@ -199,6 +200,21 @@ def import_rows(sheets: Sequence[Character]) -> ImportRows:
     )
 
 
+async def import_portraits(
+    tx: Transaction, campaign_id: int, sheets: Sequence[Character], replaced: Params | None
+) -> None:
+    """The imported sheets' portraits: a replaced sheet's portrait is the file's (or none)."""
+    if replaced is not None:
+        await tx.execute("import_clear_portraits", replaced)
+    portraits = [
+        {"campaign_id": campaign_id, "name_key": s.name.casefold(), "portrait": s.portrait}
+        for s in sheets
+        if s.portrait
+    ]
+    if portraits:
+        await tx.executemany("import_portrait", portraits)
+
+
 class _QueuedRoll(NamedTuple):
     record: RollRecord
     params: Params
@@ -210,7 +226,7 @@ async def _first(tx: Transaction, name: str, params: Params) -> Row | None:
     return rows[0] if rows else None
 
 
-class RuleStore(RuleFights, RuleSaved, Store):
+class RuleStore(RuleFights, RuleInCharacter, RuleSaved, Store):
     """The store over `backend`; open one with `SqliteStore.open(path)`,
     `PostgresStore.open(dsn)` or `storage.open_store()`."""
 
@@ -1494,6 +1510,7 @@ class RuleStore(RuleFights, RuleSaved, Store):
             )
             await tx.execute("import_stats", {"campaign_id": campaign_id, "rows": rows.stats})
             await tx.execute("import_weapons", {"campaign_id": campaign_id, "rows": rows.weapons})
+            await import_portraits(tx, campaign_id, sheets, keys if clashes else None)
             [(found,)] = await tx.fetch("import_written", keys)
             written = json.loads(found)
             stored = [written[sheet.name.casefold()] for sheet in sheets]
@@ -1526,6 +1543,7 @@ class RuleStore(RuleFights, RuleSaved, Store):
             N_("health changes"): "forget_user_health",
             N_("combatants"): "forget_user_combatants",
             N_("characters"): "forget_user_characters",
+            N_("in-character post records"): "forget_user_posts",
         }
         counts: dict[str, int] = {}
         async with self._write(WHOLE_STORE) as tx:

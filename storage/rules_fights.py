@@ -74,6 +74,7 @@ def _combatant(
         dealt=row[18],
         taken=row[19],
         effects=effects,
+        portrait=row[20],
     )
 
 

@@ -41,6 +41,7 @@ where CHARACTER is::
       "armour": 0,                            optional, default 0; 0..50 (a table setting)
       "wp_max": 0,                            optional, default 0 (willpower not tracked)
       "hp_max": null, "thp_max": null         optional overrides, 0..999 (null: worked out)
+      "portrait": "https://..."               optional; an https link, at most 512 characters
     }
 
 A character may also have "saved_rolls" (at most 25): each {"name": "climb", "command":
@@ -50,7 +51,10 @@ file without them imports as before, and an import that has them replaces the sh
 
 A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
 fields came after version 1's first files, as optional fields, so every earlier file still
-reads; an export writes them only where they differ from the default.
+reads; an export writes them only where they differ from the default. "portrait" came the same
+way (storage/portraits.py checks it as the bot does on arrival): a sheet without one exports
+exactly as before, so the bots that read version 1 before portraits still read it; the
+version stays 1, since a new number would make every export unreadable to them, portrait or not.
 
 (*) Text is stored NFC-normalised and without surrounding spaces; control and format characters
 (invisible or direction-changing ones) are refused, but for line breaks in notes.
@@ -95,6 +99,7 @@ from storage.models import (
     Character,
     Weapon,
 )
+from storage.portraits import portrait_problem
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
@@ -161,6 +166,7 @@ _CHARACTER_FIELDS = (
     "wp_max",
     "hp_max",
     "thp_max",
+    "portrait",
     "saved_rolls",
 )
 _SAVED_FIELDS = ("name", "command", "label")
@@ -243,6 +249,8 @@ def character_data(character: Character, saved: Sequence[Any] = ()) -> dict[str,
     ):
         if value != default:
             data[key] = value
+    if character.portrait:
+        data["portrait"] = character.portrait
     if saved:
         data["saved_rolls"] = [
             {"name": r.name, "command": r.command, **({"label": r.label} if r.label else {})}
@@ -612,6 +620,9 @@ class _Checker:
                 if problem:
                     self.problem(f"{path}.{key}", problem)
             health[key] = value
+        portrait = data.get("portrait")
+        if portrait is not None and (problem := portrait_problem(portrait)):
+            self.problem(f"{path}.portrait", problem)
         if len(self.problems) > before:
             return None
         if saved is not None:
@@ -628,6 +639,7 @@ class _Checker:
             wp_max=health["wp_max"] or 0,
             hp_max=health["hp_max"],
             thp_max=health["thp_max"],
+            portrait=normal_text(portrait) if portrait is not None else None,
         )
 
     def saved_rolls(self, value: Any, path: str) -> tuple[SavedData, ...]:

@@ -92,19 +92,23 @@ def test_the_invite_section_matches_the_bot(readme):
 
     from bot import INVITE_PERMISSIONS, invite_link
 
-    wanted = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+    wanted = discord.Permissions(
+        view_channel=True, send_messages=True, embed_links=True, manage_webhooks=True
+    )
     assert INVITE_PERMISSIONS.value == wanted.value
     invite = section(readme, "Invite link")
     for words in (
         "View Channels",
         "Send Messages",
         "Embed Links",
+        "Manage Webhooks",
         "`bot`",
         "`applications.commands`",
         "bot.py --invite",
     ):
         assert words in invite
     assert "scope=bot+applications.commands" in invite_link(1)
+    assert f"permissions={wanted.value}" in invite_link(1)
 
 
 def test_the_first_steps_make_jaimes_sheet_in_two_commands(readme):

@@ -107,6 +107,8 @@ def _keyword_call(node: ast.AST) -> tuple[str | tuple[str, ...], str | None] | N
 def _walk(node: object) -> Iterator[tuple[str | None, str]]:
     """(context, text) of each name and description of a command or group and below."""
     yield NAME, node.name  # type: ignore[attr-defined]
+    if isinstance(node, app_commands.ContextMenu):
+        return  # a context menu has a name only
     yield None, node.description  # type: ignore[attr-defined]
     if isinstance(node, app_commands.Group):
         for child in node.commands:

@@ -265,6 +265,9 @@ async def deliver(
     `gm_embed`: the whole roll (an NPC's die and modifiers the table does not see), sent to the
     rolling GM alone after the public answer.
     """
+    portrait = roller.character.portrait if roller.character else None
+    if portrait and not embed.author:
+        embed.set_author(name=clip(roller.name, EMBED_AUTHOR_MAX), icon_url=portrait)
     if not logged:
         roll_id: int | None = await bot.store.log_roll(record)
     else:

@@ -104,6 +104,8 @@ def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) ->
             f" · {health_text(combatant, numbers=numbers)}{effects}{skipped}"
         )
     embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+    if current is not None and current.portrait and not fight.ended:
+        embed.set_thumbnail(url=current.portrait)  # beside the one whose turn it is
     if not fight.ended:
         embed.set_footer(text=tr("Next turn: the current combatant's player or a GM."))
     return embed

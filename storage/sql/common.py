@@ -38,7 +38,7 @@ FIGHT_COLUMNS = (
 COMBATANT_COLUMNS = (
     "id, fight_id, name, character_id, controller_id, is_npc, die, die_source, reaction, "
     "surprise, position, hp_max, thp_max, wp_max, armour, hp_lost, thp_lost, wp_lost, dealt, "
-    "taken"
+    "taken, (SELECT portrait FROM characters WHERE characters.id = combatants.character_id)"
 )
 HEALTH_COLUMNS = (
     "id, target_name, is_npc, armour, pool, before, after, user_id, reason, combatant_id, "
@@ -77,7 +77,8 @@ def statements(d: Dialect) -> dict[str, str]:
     campaign = f"SELECT {campaign_columns}\n  FROM campaigns AS c\n"
     character_columns = f"""ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield,
        ch.notes, {d.stats}, {d.weapons},
-       ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost"""
+       ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost,
+       ch.portrait"""
     character = (
         f"SELECT {character_columns}\n  FROM characters AS ch\n"
         "  JOIN campaigns AS c ON c.id = ch.campaign_id\n"

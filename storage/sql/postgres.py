@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import common, saved
+from storage.sql import common, incharacter, saved
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -139,7 +139,12 @@ no interaction id has nothing else to be known by); a skipped row uses up its id
 `insert_roll`'s default does. Rows insert in their order: of two with one interaction id,
 the first is logged."""
 
-STATEMENTS: dict[str, str] = {**common.statements(DIALECT), **OWN, **saved.STATEMENTS}
+STATEMENTS: dict[str, str] = {
+    **common.statements(DIALECT),
+    **incharacter.statements(DIALECT),
+    **OWN,
+    **saved.STATEMENTS,
+}
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)
 

@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import common, saved
+from storage.sql import common, incharacter, saved
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -64,4 +64,9 @@ SELECT json_group_object(name_key, json_array(id, owner_id)) FROM characters
 """,
 }
 
-STATEMENTS: dict[str, str] = {**common.statements(DIALECT), **IMPORT, **saved.STATEMENTS}
+STATEMENTS: dict[str, str] = {
+    **common.statements(DIALECT),
+    **incharacter.statements(DIALECT),
+    **IMPORT,
+    **saved.STATEMENTS,
+}

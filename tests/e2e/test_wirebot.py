@@ -71,6 +71,11 @@ EXPECTED_COMMANDS = {
     "r",
     "roll",
     "save",
+    "say",
+    "me",
+    "Edit post",  # message context menus
+    "Delete post",
+    "Who wrote this",
 }
 
 
@@ -475,6 +480,8 @@ def leaves(commands: list[dict[str, Any]]) -> list[tuple[str, str | None, str | 
     """(command, group, subcommand, options) for every invocable command in a sync payload."""
     out = []
     for cmd in commands:
+        if cmd.get("type", 1) != 1:
+            continue  # a message context menu: `bad_payloads` aims it at a message
         opts = cmd.get("options") or []
         subs = [o for o in opts if o["type"] in (1, 2)]
         if not subs:
@@ -509,6 +516,13 @@ def bad_payloads(standin: Fakecord, count: int, seed: int, message: dict[str, An
             yield (
                 f"custom_id {custom_id[:40]!r}",
                 standin.component_interaction(custom_id, message, user_id=user),
+            )
+            continue
+        if kind < 0.11:
+            menu = rng.choice(["Edit post", "Delete post", "Who wrote this"])
+            yield (
+                f"{menu} on a message that is no post",
+                standin.message_command_interaction(menu, message, user_id=user),
             )
             continue
         name, group, sub, schema = rng.choice(targets)

@@ -212,6 +212,7 @@ async def test_delete_user_data_across_guilds(
         "health changes": 0,
         "combatants": 0,
         "characters": 2,
+        "in-character post records": 0,  # tests/storage/test_storage_incharacter.py has some
     }
     assert PLAYER not in (await store.get_campaign_by_id(GUILD, here.id)).gm_ids
 

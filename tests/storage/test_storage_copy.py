@@ -18,6 +18,7 @@ from storage import copy as copy_module
 from storage.cli import main
 from storage.copy import TABLES, CopyError, copy_to_postgres
 from storage.models import HealthTarget, NewCombatant, Weapon
+from storage.rules_incharacter import NewPost
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, manager, roll_record
 from wire.dice import Die, DieSource
@@ -87,6 +88,10 @@ async def _fill(store: SqliteStore) -> None:
         GUILD, campaign.id, GM, HealthTarget(combatant_id=first.id), "damage", 4
     )
     await store.set_meta("command_hash:global", "abc")
+    await store.set_portrait(GUILD, campaign.id, GM, "Ash", "https://example.com/ash.png")
+    await store.record_post(
+        NewPost(2**62, GUILD, campaign.id, CHANNEL, ash.id, "Ash", PLAYER, True, 2**61, 2**60)
+    )
 
 
 def _sqlite_dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wire import names
+from wire import i18n, names
 
 
 def test_each_wire_name_has_its_german_spelling():
@@ -17,3 +17,12 @@ def test_aliases_put_the_asked_spelling_first_and_leave_a_tables_own_names_alone
     assert names.aliases("Klettern") == ("Klettern",)
     assert names.own_name("AUSWEICHEN") == "Dodge"
     assert names.own_name("Long swords") is None
+
+
+def test_a_wire_name_is_shown_in_the_language_in_use_and_a_tables_own_as_written():
+    assert names.shown("Stärke") == "Strength"
+    assert names.shown("long swords") == "long swords"
+    with i18n.speaking("de"):
+        assert names.shown("strength") == "Stärke"
+        assert names.shown("Dodge") == "Ausweichen"
+        assert names.shown("Klettern") == "Klettern"

@@ -1,7 +1,15 @@
-"""`python -m wire`, run as a user runs it: a subprocess from the repository root."""
+"""`python -m wire`: its arguments, output and exit status as a user sees them.
+
+Most tests call `wire.cli.main` in this process, with stdout and stderr captured and the exit
+status taken from SystemExit, so the mutation run (docs/mutation.md) sees which test exercises
+which line; the tests at the end run the real `python -m wire` as a subprocess, as a user runs
+it, for what only a process shows (the entry point, the exit status, no traceback).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -10,11 +18,36 @@ from typing import Any
 
 import pytest
 
+from wire import i18n
+from wire.cli import main
+from wire.errors import RulesError
+from wire.i18n import speaking
+
 ROOT = Path(__file__).resolve().parents[2]
+HELP = Path(__file__).with_name("cli_help.txt")
+COMMANDS = ("check", "attack", "defend", "craft", "contest")
 JAIME = ["attack", "--str", "3", "--skill", "5", "--base", "5", "--vs", "13", "--roll", "15"]
 
 
 def wire(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m wire ARGS`, run in this process; the language is restored afterwards."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        i18n.speaking(i18n.DEFAULT),
+    ):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(
+        ["python -m wire", *args], code, out.getvalue(), err.getvalue()
+    )
+
+
+def wire_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m wire ARGS` as a user runs it: a subprocess from the repository root."""
     return subprocess.run(
         [sys.executable, "-m", "wire", *args],
         cwd=ROOT,
@@ -201,6 +234,26 @@ def test_subcommand_help(command: str) -> None:
     assert "--roll" in done.stdout and "--take10" in done.stdout and "--json" in done.stdout
 
 
+def all_help() -> str:
+    """Every help screen of the CLI, 100 columns wide, each under the command that shows it."""
+    screens = []
+    for command in ("", *COMMANDS):
+        args = [command, "--help"] if command else ["--help"]
+        done = wire(*args)
+        assert (done.returncode, done.stderr) == (0, ""), args
+        screens.append(f"== python -m wire {' '.join(args)}\n{done.stdout}")
+    return "\n".join(screens)
+
+
+def test_the_help_screens_read_as_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The help is the CLI's manual: pinned word for word in tests/wire/cli_help.txt, so a change
+    to it is a diff in review. After a deliberate change, write the file anew with
+    `COLUMNS=100 .venv/bin/python -c "from tests.wire.test_wire_cli import all_help;
+    print(all_help(), end='')" > tests/wire/cli_help.txt` and read the diff."""
+    monkeypatch.setenv("COLUMNS", "100")
+    assert all_help() == HELP.read_text()
+
+
 # --- bad input: exit 2, one line on stderr ----------------------------------------------------
 
 CHECK = ["check", "--attr", "3", "--skill", "5", "--vs", "13"]
@@ -263,6 +316,71 @@ def test_bad_input_exits_2_with_one_line(args: list[str], says: str) -> None:
     assert lines[0].startswith("python -m wire")
 
 
+REQUIRED = {
+    "check": ["--attr", "3", "--skill", "5", "--vs", "13"],
+    "attack": ["--str", "3", "--skill", "5", "--base", "5", "--vs", "13"],
+    "defend": ["--str", "1", "--skill", "2", "--base", "5", "--vs", "23"],
+    "craft": ["--attr", "2", "--skill", "4", "--vs", "15", "--quality", "3"],
+    "contest": ["--attr", "2", "--skill", "4", "--opp-attr", "1", "--opp-skill", "3"],
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [(command, option) for command, args in REQUIRED.items() for option in args[::2]],
+)
+def test_every_required_option_is_asked_for_by_name(command: str, option: str) -> None:
+    args = REQUIRED[command]
+    at = args.index(option)
+    done = wire(command, *args[:at], *args[at + 2 :], "--roll", "10")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"python -m wire {command}: error: the following arguments are required: {option}"
+        " (see --help)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            [*CHECK, "--roll", "21"],
+            "argument --roll: the die must be between 1 and 20, not 21",
+        ),
+        (
+            [*ATTACK[:-1], "-61"],
+            "argument --vs: the target number must be between -60 and 150, not -61",
+        ),
+        ([*CHECK, "--mod", "x"], "argument --mod: 'x' is not a whole number"),
+    ],
+)
+def test_a_bad_value_is_named_in_one_sentence_then_the_pointer_to_help(
+    args: list[str], line: str
+) -> None:
+    done = wire(*args)
+    assert done.returncode == 2
+    assert done.stderr == f"python -m wire {args[0]}: error: {line} (see --help)\n"
+
+
+def test_a_rules_error_the_parser_let_through_still_ends_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(args: object) -> None:
+        raise RulesError("Block needs a shield: parry or dodge instead.")
+
+    monkeypatch.setattr("wire.cli.run", refuse)
+    done = wire(*JAIME)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "python -m wire: error: Block needs a shield: parry or dodge instead.\n"
+
+
+def test_without_lang_the_cli_speaks_english_whatever_its_caller_speaks() -> None:
+    out = io.StringIO()
+    with speaking("de"), contextlib.redirect_stdout(out):
+        assert main(JAIME) == 0
+    assert out.getvalue().splitlines()[1] == "Hit: 5 DoS for the attacker"
+
+
 def test_jaimes_attack_in_german() -> None:
     done = wire("--lang", "de", *JAIME)
     assert done.returncode == 0, done.stderr
@@ -284,3 +402,38 @@ def test_an_unknown_language_is_refused() -> None:
     done = wire("--lang", "xx", *JAIME)
     assert done.returncode == 2
     assert "invalid choice: 'xx'" in done.stderr
+
+
+def test_a_catalogued_language_without_babel_is_refused_with_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGES", (i18n.DEFAULT,))  # as outside .venv: no Babel
+    done = wire("--lang", "de", *JAIME)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "python -m wire: error: --lang de needs Babel to read its catalogue: run it with"
+        " .venv/bin/python (make run or make test installs it)\n"
+    )
+
+
+# --- the real process -------------------------------------------------------------------------
+
+
+def test_python_m_wire_runs_jaimes_attack() -> None:
+    done = wire_process(*JAIME)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "Attack: d20 15 + 3 Attribute + 5 Skill = 23 vs defence 13\n"
+        "Hit: 5 DoS for the attacker\n"
+        "Damage: 5 base + 5 DoS = 10 damage\n"
+        "Chance before the roll: 80% to hit\n"
+    )
+
+
+def test_python_m_wire_bad_input_exits_2_with_one_line_and_no_traceback() -> None:
+    done = wire_process("check", "--attr", "3", "--skill", "11", "--vs", "13")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "python -m wire check: error: argument --skill: a skill must be between 0 and 10, not 11"
+        " (see --help)\n"
+    )

@@ -15,12 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import wire.odds as wire_odds
+from tests.wire.refusals import refused
 from wire import limits
 from wire.check import Modifier, Roll, check_odds, resolve_check, stat_line
 from wire.combat import exchange_odds, resolve_attack, resolve_defence
 from wire.contest import contest_odds, resolve_contest
 from wire.dice import Die, DieSource
-from wire.errors import RulesError
 from wire.odds import DamageRole, Odds, Outcome, compute_odds
 
 WIRE = settings.get_profile("wire")
@@ -152,6 +153,28 @@ def test_odds_mappings_are_read_only() -> None:
         odds.outcomes[Outcome(True, 0)] = Fraction(1)  # type: ignore[index]
     with pytest.raises(TypeError):
         odds.damage[5] = Fraction(1)  # type: ignore[index]
+
+
+# --- the tables the odds are counted over -----------------------------------------------------
+# wire/odds.py builds them once, at import; these tests call the builders as the import does, so
+# the tables are pinned where they are made (a mutation run cannot reach code run at import).
+
+
+def test_the_cumulative_weights_of_one_die_and_of_two() -> None:
+    assert wire_odds._cumulative({face: 1 for face in range(1, 21)}) == (1, tuple(range(21)))
+    low, sums = wire_odds._cumulative({d: 20 - abs(d) for d in range(-19, 20)})
+    assert low == -19
+    assert sums == tuple(sum(20 - abs(d) for d in range(-19, -19 + i)) for i in range(40))
+    assert wire_odds._cumulative({-1: 2, 0: 5, 1: 3}) == (-1, (0, 2, 7, 10))
+
+
+@pytest.mark.parametrize("wins_ties", [True, False])
+def test_the_outcome_bounds_are_the_degrees_rule(wins_ties: bool) -> None:
+    bounds = wire_odds._upper_bounds(wins_ties)
+    assert len(bounds) == len(wire_odds._OUTCOMES) - 1
+    for difference in range(-15, 16):
+        i = next((i for i, upper in enumerate(bounds) if difference <= upper), len(bounds))
+        assert wire_odds._OUTCOMES[i] == outcome(13 + difference, 13, wins_ties), difference
 
 
 # --- properties: against counting every case --------------------------------------------------
@@ -300,5 +323,5 @@ def test_odds_before_acting_are_those_the_roll_reports(
 
 @pytest.mark.parametrize("opponent", [{}, {"vs": 13, "opponent_bonus": 3}])
 def test_odds_before_acting_need_exactly_one_opponent(opponent: dict[str, int]) -> None:
-    with pytest.raises(RulesError, match="exactly one"):
+    with refused("Give the opponent's total or their bonus, exactly one of them."):
         exchange_odds(DamageRole.ATTACKER, 8, 5, **opponent)

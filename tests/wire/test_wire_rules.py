@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 import wire.dice
+from tests.wire.refusals import refused
 from wire import limits
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import Defence, require_shield, resolve_attack, resolve_defence
@@ -18,7 +19,7 @@ from wire.contest import resolve_contest
 from wire.crafting import resolve_craft
 from wire.degrees import CAP, degrees_of
 from wire.dice import Die, DieSource, obtain_die
-from wire.errors import RulesError
+from wire.odds import DamageRole
 
 LONG_SWORD = 5
 
@@ -108,13 +109,13 @@ def test_take10_is_a_ten_and_nothing_is_rolled() -> None:
 
 
 def test_roll_and_take10_together_are_refused() -> None:
-    with pytest.raises(RulesError, match="not both"):
+    with refused("Give either a die rolled at the table or take 10, not both."):
         obtain_die(roll=15, take10=True)
 
 
 @pytest.mark.parametrize("face", [0, 21, -1, 100])
 def test_die_outside_1_to_20_is_refused(face: int) -> None:
-    with pytest.raises(RulesError, match="between 1 and 20"):
+    with refused(f"A die rolled at the table must be between 1 and 20, not {face}."):
         obtain_die(roll=face)
 
 
@@ -213,24 +214,50 @@ def test_check_odds_are_the_same_for_a_rolled_a_table_and_a_take10_die(
 @pytest.mark.parametrize(
     ("attribute", "skill", "modifier", "message"),
     [
-        (31, 5, 0, "between -10 and 30"),
-        (-11, 5, 0, "between -10 and 30"),
-        (3, 11, 0, "between 0 and 10"),
-        (3, -1, 0, "between 0 and 10"),
-        (3, 5, 51, "between -50 and 50"),
-        (3, 5, -51, "between -50 and 50"),
+        (31, 5, 0, "Attribute must be between -10 and 30, not 31."),
+        (-11, 5, 0, "Attribute must be between -10 and 30, not -11."),
+        (3, 11, 0, "Skill must be between 0 and 10, not 11."),
+        (3, -1, 0, "Skill must be between 0 and 10, not -1."),
+        (3, 5, 51, "the modifier must be between -50 and 50, not 51."),
+        (3, 5, -51, "the modifier must be between -50 and 50, not -51."),
     ],
 )
 def test_stat_line_out_of_range_is_refused(
     attribute: int, skill: int, modifier: int, message: str
 ) -> None:
-    with pytest.raises(RulesError, match=message):
+    with refused(message):
         stat_line(attribute, skill, modifier)
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        ({}, "Attribute must be between -10 and 30, not 31."),
+        ({"attribute_label": "Strength"}, "Strength must be between -10 and 30, not 31."),
+    ],
+)
+def test_an_attribute_out_of_range_is_refused_by_its_name(
+    labels: dict[str, str], message: str
+) -> None:
+    with refused(message):
+        stat_line(31, 5, **labels)
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        ({}, "Skill must be between 0 and 10, not 11."),
+        ({"skill_label": "Parry"}, "Parry must be between 0 and 10, not 11."),
+    ],
+)
+def test_a_skill_out_of_range_is_refused_by_its_name(labels: dict[str, str], message: str) -> None:
+    with refused(message):
+        stat_line(3, 11, **labels)
 
 
 @pytest.mark.parametrize("target", [limits.TARGET.low - 1, limits.TARGET.high + 1])
 def test_target_out_of_range_is_refused(target: int) -> None:
-    with pytest.raises(RulesError, match="target number"):
+    with refused(f"the target number must be between -60 and 150, not {target}."):
         resolve_check(stat_line(3, 5), target, table(10))
 
 
@@ -339,7 +366,7 @@ def test_losing_defence_takes_the_attackers_dos() -> None:
 
 
 def test_block_needs_a_shield() -> None:
-    with pytest.raises(RulesError, match="shield"):
+    with refused("Block needs a shield: parry or dodge instead."):
         require_shield(Defence.BLOCK, has_shield=False)
     require_shield(Defence.BLOCK, has_shield=True)
     require_shield(Defence.PARRY, has_shield=False)
@@ -348,17 +375,39 @@ def test_block_needs_a_shield() -> None:
 
 def test_opponent_total_or_roll_exactly_one() -> None:
     goblin = Roll(obtain_die(take10=True), goblin_parry())
-    with pytest.raises(RulesError, match="exactly one"):
+    exactly_one = "Give the opponent's total or their roll, exactly one of them."
+    with refused(exactly_one):
         resolve_attack(jaime(), LONG_SWORD, table(15))
-    with pytest.raises(RulesError, match="exactly one"):
+    with refused(exactly_one):
         resolve_attack(jaime(), LONG_SWORD, table(15), vs=13, defender=goblin)
-    with pytest.raises(RulesError, match="exactly one"):
+    with refused(exactly_one):
         resolve_defence(goblin_parry(), LONG_SWORD, table(15))
+
+
+def test_a_result_keeps_whose_roll_it_is_the_defence_and_the_opponents_roll() -> None:
+    goblin = Roll(obtain_die(take10=True), goblin_parry())
+    attack = resolve_attack(jaime(), LONG_SWORD, table(15), defender=goblin, defence=Defence.PARRY)
+    assert (attack.role, attack.defence, attack.opponent) == (
+        DamageRole.ATTACKER,
+        Defence.PARRY,
+        goblin,
+    )
+    jaimes = Roll(table(15), jaime())
+    parry = resolve_defence(
+        goblin_parry(), LONG_SWORD, table(16), attacker=jaimes, defence=Defence.DODGE
+    )
+    assert (parry.role, parry.defence, parry.opponent) == (
+        DamageRole.DEFENDER,
+        Defence.DODGE,
+        jaimes,
+    )
+    bare = resolve_defence(goblin_parry(), LONG_SWORD, table(16), vs=23)
+    assert (bare.role, bare.defence, bare.opponent) == (DamageRole.DEFENDER, None, None)
 
 
 @pytest.mark.parametrize("base", [-1, limits.BASE.high + 1])
 def test_base_damage_out_of_range_is_refused(base: int) -> None:
-    with pytest.raises(RulesError, match="base damage"):
+    with refused(f"base damage must be between 0 and 50, not {base}."):
         resolve_attack(jaime(), base, table(15), vs=13)
 
 
@@ -456,7 +505,7 @@ def test_crafting_is_a_series_of_rolls_on_one_item(rng: random.Random) -> None:
 
 @pytest.mark.parametrize("quality", [limits.QUALITY.low - 1, limits.QUALITY.high + 1])
 def test_crafting_quality_out_of_range_is_refused(quality: int) -> None:
-    with pytest.raises(RulesError, match="quality"):
+    with refused(f"quality must be between -1000 and 1000, not {quality}."):
         resolve_craft(stat_line(2, 4), 15, table(10), quality)
 
 
@@ -469,8 +518,32 @@ def test_ranges() -> None:
     for limit in (limits.ATTRIBUTE, limits.MODIFIER, limits.TARGET, limits.BASE, limits.QUALITY):
         assert limit.check(limit.low) == limit.low
         assert limit.check(limit.high) == limit.high
-        with pytest.raises(RulesError, match=f"between {limit.low} and {limit.high}"):
+        with refused(
+            f"{limit.name} must be between {limit.low} and {limit.high}, not {limit.high + 1}."
+        ):
             limit.check(limit.high + 1)
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "message"),
+    [
+        (limits.DIE, 0, "the die must be between 1 and 20, not 0."),
+        (limits.TARGET, 151, "the target number must be between -60 and 150, not 151."),
+        (limits.BASE, -1, "base damage must be between 0 and 50, not -1."),
+        (limits.HEALTH, 1000, "a health value must be between 0 and 999, not 1000."),
+        (limits.ARMOUR, 51, "armour must be between 0 and 50, not 51."),
+    ],
+)
+def test_a_value_out_of_range_is_refused_naming_the_range_and_the_value(
+    limit: limits.Limit, value: int, message: str
+) -> None:
+    with refused(message):
+        limit.check(value)
+
+
+def test_a_range_error_names_what_the_caller_calls_the_value() -> None:
+    with refused("Constitution must be between -10 and 30, not 40."):
+        limits.ATTRIBUTE.check(40, "Constitution")
 
 
 def test_rules_error_is_a_value_error_with_one_line() -> None:

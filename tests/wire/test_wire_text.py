@@ -49,6 +49,11 @@ def test_damage_phrase_never_shows_negative_damage() -> None:
     assert text.damage_text(result) == "2 base - 5 DoS = 0 damage (never below 0)"
 
 
+def test_damage_phrase_when_the_defence_takes_exactly_the_base() -> None:
+    result = resolve_defence(stat_line(0, 0), 3, table(17), vs=10)  # 17 vs 10: 3 DoS
+    assert text.damage_text(result) == "3 base - 3 DoS = 0 damage"
+
+
 @pytest.mark.parametrize(
     ("total", "target", "phrase"),
     [
@@ -120,6 +125,17 @@ def test_defence_lines_for_the_goblins_parry() -> None:
     assert lines[3].endswith("to defend")
 
 
+def test_an_attackers_miss_reads_as_the_defenders_dos() -> None:
+    # Jaime rolls 5 against the goblin's parry of 19: 13 vs 19, 3 DoS for the goblin.
+    result = resolve_attack(stat_line(3, 5, attribute_label="Strength"), 5, table(5), vs=19)
+    assert text.combat_lines(result) == [
+        "Attack: d20 5 + 3 Strength + 5 Skill = 13 vs defence 19",
+        "Miss: 3 DoS for the defender",
+        "Damage: 5 base - 3 DoS = 2 damage",
+        "Chance before the roll: 50% to hit",  # an 11 or better
+    ]
+
+
 def test_lost_defence_reads_as_the_attackers_dos() -> None:
     result = resolve_defence(stat_line(1, 2), 5, Die(10, DieSource.TAKE10), vs=23)
     lines = text.combat_lines(result)
@@ -143,6 +159,23 @@ def test_check_lines_failure() -> None:
     assert lines[1] == "Failure: 0 DoF"
 
 
+def test_contest_lines_when_the_passive_side_wins() -> None:
+    result = resolve_contest(Roll(table(8), stat_line(2, 4)), Roll(table(15), stat_line(2, 2)))
+    assert text.contest_lines(result) == [
+        "Active: d20 8 + 2 Attribute + 4 Skill = 14",
+        "Passive: d20 15 + 2 Attribute + 2 Skill = 19",
+        "Passive wins with 2 DoS",
+        "Chance before the roll: 61.8% for Active",
+    ]
+    named = text.contest_lines(result, "Sneak", "Watch")
+    assert named[:3] == [
+        "Sneak: d20 8 + 2 Attribute + 4 Skill = 14",
+        "Watch: d20 15 + 2 Attribute + 2 Skill = 19",
+        "Watch wins with 2 DoS",
+    ]
+    assert named[3] == "Chance before the roll: 61.8% for Sneak"
+
+
 def test_contest_lines_tie_goes_to_the_active_side() -> None:
     result = resolve_contest(Roll(table(12), stat_line(2, 4)), Roll(table(14), stat_line(2, 2)))
     lines = text.contest_lines(result, "Sneak", "Watch")
@@ -157,6 +190,13 @@ def test_craft_lines_show_the_quality_moving() -> None:
     assert text.craft_lines(down)[-1] == "Quality: 3 - 4 = -1"
 
 
+def test_a_skill_of_0_is_shown_added() -> None:
+    result = resolve_check(stat_line(2, 0), 13, table(12))
+    assert text.check_lines(result)[0] == "Roll: d20 12 + 2 Attribute + 0 Skill = 14 vs TN 13"
+    assert text.signed(0) == "+ 0"
+    assert text.signed(-3) == "- 3"
+
+
 def test_die_text() -> None:
     assert text.die_text(Die(15, DieSource.ROLLED)) == "15"
     assert text.die_text(table(15)) == "15 (rolled at the table)"
@@ -164,6 +204,120 @@ def test_die_text() -> None:
 
 
 # --- JSON -------------------------------------------------------------------------------------
+
+JAIME_OUTCOMES = [  # bonus 8 against 13: total minus target is the face minus 5, -4 to 15
+    {"success": False, "degrees": 0, "p": "1/20"},  # -1
+    {"success": False, "degrees": 1, "p": "1/10"},  # -2, -3
+    {"success": False, "degrees": 2, "p": "1/20"},  # -4
+    {"success": True, "degrees": 0, "p": "1/10"},  # 0, 1
+    {"success": True, "degrees": 1, "p": "1/10"},
+    {"success": True, "degrees": 2, "p": "1/10"},
+    {"success": True, "degrees": 3, "p": "1/10"},
+    {"success": True, "degrees": 4, "p": "1/10"},
+    {"success": True, "degrees": 5, "p": "3/10"},  # 10 to 15
+]
+
+
+def test_check_json_is_the_whole_result_and_its_odds() -> None:
+    obj = jsonout.check_json(resolve_check(stat_line(3, 5), 13, table(15)))
+    assert json.loads(json.dumps(obj)) == {
+        "roll": 15,
+        "die_source": "table",
+        "modifiers": [{"label": "Attribute", "value": 3}, {"label": "Skill", "value": 5}],
+        "total": 23,
+        "target": 13,
+        "success": True,
+        "degrees": 5,
+        "raw_degrees": 5,
+        "chance": 0.8,
+        "odds": {"chance": 0.8, "chance_exact": "4/5", "outcomes": JAIME_OUTCOMES},
+    }
+
+
+def test_combat_json_is_the_whole_exchange_with_the_damage_odds() -> None:
+    obj = jsonout.combat_json(jaime_hits())
+    assert json.loads(json.dumps(obj)) == {
+        "roll": 15,
+        "die_source": "table",
+        "modifiers": [{"label": "Strength", "value": 3}, {"label": "Skill", "value": 5}],
+        "total": 23,
+        "target": 13,
+        "success": True,
+        "degrees": 5,
+        "raw_degrees": 5,
+        "chance": 0.8,
+        "attacker_won": True,
+        "base": 5,
+        "damage": 10,
+        "odds": {
+            "chance": 0.8,
+            "chance_exact": "4/5",
+            "outcomes": JAIME_OUTCOMES,
+            # a miss by 2 DoF takes 2 off the 5; each hit adds its DoS
+            "damage": {
+                "3": "1/20",
+                "4": "1/10",
+                "5": "3/20",
+                "6": "1/10",
+                "7": "1/10",
+                "8": "1/10",
+                "9": "1/10",
+                "10": "3/10",
+            },
+        },
+    }
+
+
+def test_a_lost_defence_in_json_says_the_attacker_won() -> None:
+    result = resolve_defence(stat_line(1, 2), 5, Die(10, DieSource.TAKE10), vs=23)
+    obj = jsonout.combat_json(result)
+    assert {k: obj[k] for k in ("die_source", "success", "attacker_won", "base", "damage")} == {
+        "die_source": "take10",
+        "success": False,
+        "attacker_won": True,
+        "base": 5,
+        "damage": 10,
+    }
+
+
+def test_contest_json_is_both_sides_and_the_active_sides_odds() -> None:
+    result = resolve_contest(
+        Roll(Die(8, DieSource.ROLLED), stat_line(2, 4)), Roll(table(15), stat_line(2, 2))
+    )
+    obj = json.loads(json.dumps(jsonout.contest_json(result)))
+    assert {k: v for k, v in obj.items() if k != "odds"} == {
+        "active": {
+            "roll": 8,
+            "die_source": "rolled",
+            "modifiers": [{"label": "Attribute", "value": 2}, {"label": "Skill", "value": 4}],
+            "total": 14,
+        },
+        "passive": {
+            "roll": 15,
+            "die_source": "table",
+            "modifiers": [{"label": "Attribute", "value": 2}, {"label": "Skill", "value": 2}],
+            "total": 19,
+        },
+        "success": False,
+        "degrees": 2,
+        "raw_degrees": 2,
+        "chance": 0.6175,
+    }
+    assert obj["odds"]["chance"] == 0.6175
+    assert obj["odds"]["chance_exact"] == "247/400"
+    assert "damage" not in obj["odds"]
+    outcomes = obj["odds"]["outcomes"]
+    assert [(o["success"], o["degrees"]) for o in outcomes] == [
+        *((False, d) for d in range(6)),
+        *((True, d) for d in range(6)),
+    ]
+    assert sum(Fraction(o["p"]) for o in outcomes) == 1
+    assert sum(Fraction(o["p"]) for o in outcomes if o["success"]) == Fraction(247, 400)
+
+
+def test_a_capped_check_in_json_keeps_the_raw_degrees() -> None:
+    obj = jsonout.check_json(resolve_check(stat_line(5, 5), 13, table(20)))
+    assert (obj["degrees"], obj["raw_degrees"]) == (5, 8)
 
 
 def test_combat_json_for_jaime() -> None:

@@ -16,7 +16,6 @@ from typing import Any
 from tests import discord_rules as rules
 
 from .protocol import (
-    DEFAULT_APP_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     DEFAULT_USER_ID,
     INTERACTION_APPLICATION_COMMAND,
@@ -101,12 +100,21 @@ class PayloadBuilder(FakecordState):
             "position": g.channels.index(c),
             "permission_overwrites": [],
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": str(c.parent_id) if c.parent_id else None,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if c.type in (10, 11, 12):  # a thread
+            payload["owner_id"] = str(g.owner_id)
+            payload["message_count"] = payload["member_count"] = 0
+            payload["thread_metadata"] = {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2025-01-01T00:00:00.000000+00:00",
+                "locked": False,
+            }
         if with_permissions:
             payload["permissions"] = DEFAULT_MEMBER_PERMISSIONS
         return payload
@@ -157,7 +165,7 @@ class PayloadBuilder(FakecordState):
             "version": 1,
             "locale": locale,
             "guild_locale": guild.locale,
-            "app_permissions": DEFAULT_APP_PERMISSIONS,
+            "app_permissions": self.app_permissions_in(channel_id),  # type: ignore[attr-defined]
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
@@ -284,10 +292,11 @@ class PayloadBuilder(FakecordState):
             message=msg,
         )
 
-    def _find_command(self, name: str, guild_id: int) -> dict[str, Any] | None:
+    def _find_command(self, name: str, guild_id: int, kind: int = 1) -> dict[str, Any] | None:
+        """A synced command by name and command type (1 slash, 2 user menu, 3 message menu)."""
         for scope in (guild_id, None):
             for cmd in self._commands.get(scope, []):
-                if cmd["name"] == name and int(cmd.get("type", 1)) == 1:
+                if cmd["name"] == name and int(cmd.get("type", 1)) == kind:
                     return cmd
         return None
 
@@ -304,11 +313,14 @@ class PayloadBuilder(FakecordState):
             "nick": None,
             "avatar": None,
         }
-        channels = []
+        channels, threads = [], []
         for c in g.channels:
             ch = self.channel_payload(c.id)
-            ch.pop("guild_id")
-            channels.append(ch)
+            if c.type not in (10, 11, 12):
+                ch.pop("guild_id")
+                channels.append(ch)
+            else:
+                threads.append(ch)
         return {
             "id": str(g.id),
             "name": g.name,
@@ -356,7 +368,7 @@ class PayloadBuilder(FakecordState):
             "member_count": 2,
             "members": [bot_member],
             "channels": channels,
-            "threads": [],
+            "threads": threads,
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

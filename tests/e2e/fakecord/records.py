@@ -27,11 +27,13 @@ from .protocol import (
 
 @dataclass
 class ChannelSpec:
-    """A guild channel the stand-in knows (type 0 is a text channel)."""
+    """A guild channel the stand-in knows (type 0 is a text channel; 11 a public thread,
+    inside `parent_id`)."""
 
     id: int
     name: str
     type: int = 0
+    parent_id: int | None = None
 
 
 @dataclass

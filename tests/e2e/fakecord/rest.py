@@ -86,6 +86,7 @@ class RestApi(FaultInjector, MessageStore):
         ]
         for method, path, handler in routes:
             app.router.add_route(method, p + path, handler)
+        self._add_webhook_routes(app, p)  # type: ignore[attr-defined]  # fakecord/webhooks.py
         app.router.add_route("*", "/{tail:.*}", self._unknown)
 
     # ---------------------------------------------------------------- plumbing
@@ -376,6 +377,8 @@ class RestApi(FaultInjector, MessageStore):
         self.message_events.append(event)
 
     async def _post_followup(self, request: web.Request) -> web.Response:
+        if self.is_channel_webhook(request.match_info["app"]):  # type: ignore[attr-defined]
+            return await self._execute_webhook(request)  # type: ignore[attr-defined]
         if (early := await self._begin(request, "followup", auth=False)) is not None:
             return early
         token = request.match_info["token"]
@@ -396,6 +399,8 @@ class RestApi(FaultInjector, MessageStore):
         return web.Response(status=204)
 
     async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
+        if self.is_channel_webhook(request.match_info["app"]):  # type: ignore[attr-defined]
+            return await self._channel_webhook_message(request)  # type: ignore[attr-defined]
         if (early := await self._begin(request, "webhook_message", auth=False)) is not None:
             return early
         token = request.match_info["token"]
