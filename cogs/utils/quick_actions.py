@@ -241,13 +241,12 @@ async def target_names(
         interaction.guild_id, campaign.id, "", is_npc=None if gm else False, limit=SELECT_MAX + 1
     )
     named = [(c.name + (" (" + tr("NPC") + ")" if c.is_npc else ""), c.name) for c in found]
-    in_play = getattr(bot.store, "npcs_in_play", None)
-    if not gm and in_play is not None:  # the NPCs that showed themselves (main's autocomplete)
+    if not gm:  # the NPCs that showed themselves, as the target autocomplete offers them
         npc = " (" + tr("NPC") + ")"
-        named += [
-            (name + npc, name)
-            for name in await in_play(interaction.guild_id, campaign.id, "", limit=SELECT_MAX)
-        ]
+        in_play = await bot.store.npcs_in_play(
+            interaction.guild_id, campaign.id, "", limit=SELECT_MAX
+        )
+        named += [(name + npc, name) for name in in_play]
     return [(label, value) for label, value in named if value != character.name]
 
 

@@ -139,6 +139,10 @@ async def test_panel_rolls_are_in_the_history_and_a_player_sees_no_hidden_npc(wo
     asked = await bob.click(panel.response, label="⚔️ Long sword")
     offered = [o["value"] for o in asked.response.components[0]["components"][0]["options"]]
     assert offered == ["Ser Carol"]  # a GM's NPC not yet in play stays hidden from players
+    await world.alice.slash(channel, "check", npc="Goblin", attr=1, skill=1, vs=10)
+    shown = await bob.click(panel.response, label="⚔️ Long sword")
+    offered = [o["value"] for o in shown.response.components[0]["components"][0]["options"]]
+    assert offered == ["Ser Carol", "Goblin"]  # it rolled in public: now it is in play
     world.dice.push(15)
     attack = await bob.select(asked.response, ["Ser Carol"])
     assert not attack.response.ephemeral and "<@" in attack.response.content  # Carol defends
