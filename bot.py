@@ -41,9 +41,10 @@ from cogs.utils.errors import answer_ephemeral
 from cogs.utils.language import speak_for
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
+from cogs.utils.tracker_pace import TrackerPace
 from cogs.utils.translator import WireTranslator
 from cogs.utils.tree import WireTree, log_interaction
-from storage import Store, open_store
+from storage import StorageError, Store, open_store
 from wire.i18n import N_, tr
 
 log = logging.getLogger("wire")
@@ -60,6 +61,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.help",
     "cogs.privacy",
+    "cogs.retention",
     "cogs.quickplay",
 )
 
@@ -118,6 +120,8 @@ class WireBot(commands.Bot):
         self._shutdown: asyncio.Future[None] | None = None
         self.tracker_edits = TrackerEdits()
         """Keeps each fight's tracker on its latest state (cogs/utils/tracker.py)."""
+        self.tracker_pace = TrackerPace.for_shards(config.shard_count, config.shard_ids)
+        """Spaces tracker edits inside Discord's limits (cogs/utils/tracker_pace.py)."""
         self.live_components: set[str] = set()
         """custom_ids of the short-lived (non-persistent) buttons now listening."""
         self._component_templates: list[re.Pattern[str]] = []
@@ -346,6 +350,9 @@ async def run(config: Config, force_sync: bool) -> int:
         if exc.code != SHARDING_REQUIRED:
             raise
         print(sharding_required(config), file=sys.stderr)
+        return 1
+    except StorageError as exc:  # the database at start: damaged, not writable, too new
+        print(f"The bot did not start: {exc}", file=sys.stderr)
         return 1
     finally:
         # discord.py's own exit skips close() once closing has begun; ours must still finish

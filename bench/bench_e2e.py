@@ -6,12 +6,16 @@
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
-   1,000 campaigns in 100 guilds; the users are players with an active character), then of
-   `/ping` on tests/e2e/barebot.py against the same stand-in, same concurrency, after a warm-up;
-   the two in turn (A B A B), --rounds runs each, and their medians. bot.py logs the sizes of
-   its roll-log group commits at close, and they are printed too. Each run also prints the CPU
-   milliseconds an interaction cost the bot's process (every thread) and the stand-in: on two
-   cores the bot's rate is about 1000 / its CPU ms, which says where a gap to the bare bot is.
+   1,000 campaigns in 100 guilds; the users are players with an active character), then of the
+   same `/check` on bench/shaped_barebot.py (a bare discord.py bot with the same options and an
+   answer of the same shape: an embed with fields, a persistent button), then of `/ping` on
+   tests/e2e/barebot.py (a constant answer), against the same stand-in, same concurrency, after
+   a warm-up; in turn (A B C A B C), --rounds runs each, and their medians. Two ratios each:
+   bot.py / shaped (WIRE's own work) and bot.py / bare (over discord.py's floor). bot.py logs
+   the sizes of its roll-log group commits at close, and they are printed too. Each run also
+   prints the CPU milliseconds an interaction cost the bot's process (every thread) and the
+   stand-in: on two cores the bot's rate is about 1000 / its CPU ms, which says where a gap to
+   the bare bot is.
    --stub-storage adds bot.py with its store stubbed out (bench/stub_bot.py: a fixed campaign
    and character, rolls discarded) to each round: the ceiling storage work leaves us.
    --speed-extra DIR adds both bots again with DIR on their PYTHONPATH, a folder holding
@@ -22,7 +26,8 @@
    gets the same 100k-character database through `python -m storage copy`'s code, and the bot
    runs with WIRE_DATABASE=postgresql://..., so SQLite, PostgreSQL and bare are side by side.
    --tree DIR adds another checkout's bot.py (e.g. `git worktree add DIR HEAD~1`) before ours in
-   each round, on the same database: a change measured against the code before it in one run.
+   each round, on the same data (built by that checkout's own code, in its own schema): a
+   change measured against the code before it in one run.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -35,12 +40,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import os
 import random
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,6 +82,8 @@ from tests.e2e.wire_support import (
 LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
 STUB_BOT = REPO_ROOT / "bench" / "stub_bot.py"
+SHAPED = REPO_ROOT / "bench" / "shaped_barebot.py"
+SHAPED_NAME = "shaped_barebot.py /check"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
@@ -279,6 +288,22 @@ async def throughput(
     return runs
 
 
+def tree_database(tree: Path, work: Path) -> Path:
+    """The benchmark's database as another checkout's own code builds it: a bot refuses a
+    database whose schema is newer than its own, so the code before a migration needs its own."""
+    code = (
+        "from bench.bench_e2e import SIZE; from bench.bench_storage import OUT, ensure; "
+        "print(ensure(OUT, SIZE, rebuild=False))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    built = subprocess.run(
+        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True
+    )
+    db = work / "wire-100k-tree.db"
+    shutil.copyfile(Path(built.stdout.strip().splitlines()[-1]), db)
+    return db
+
+
 def with_path(folder: Path) -> dict[str, str]:
     """The environment that puts `folder` first on a bot's import path."""
     return {"PYTHONPATH": os.pathsep.join((str(folder), str(REPO_ROOT)))}
@@ -354,6 +379,7 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         subjects.insert(
             0, Subject(f"bot.py /check, {tree.name}", tree / "bot.py", "check", with_path(tree))
         )
+    subjects.append(Subject(SHAPED_NAME, SHAPED, "check"))
     subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
     if args.speed_extra:
         extra = with_path(args.speed_extra.resolve())
@@ -363,6 +389,10 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         sys.path.insert(0, str(args.speed_extra.resolve()))
     with tempfile.TemporaryDirectory(prefix="wire-bench-e2e-") as tmp:
         work = Path(tmp)
+        if args.tree is not None:  # its own copy of the database, in its own schema
+            db = tree_database(args.tree.resolve(), work)
+            tree_env = {**subjects[0].env, "WIRE_DATABASE": str(db)}
+            subjects[0] = dataclasses.replace(subjects[0], env=tree_env)
         runs = asyncio.run(
             throughput(subjects, args.count, args.in_flight, args.rounds, work, postgres_dsn)
         )
@@ -395,7 +425,15 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
         print(f"{subject.name + ' median':<46}{figures['rate']:>9.0f}{figures['p50']:>9.1f}"
               f"{figures['p99']:>9.1f}{'':>9}{figures['bot_cpu']:>9.3f}"
               f"{figures['standin_cpu']:>9.3f}")  # fmt: skip
-    bare = medians[[s.name for s in subjects].index("barebot.py /ping")]
+    names = [s.name for s in subjects]
+    bare = medians[names.index("barebot.py /ping")]
+    shaped = medians[names.index(SHAPED_NAME)]
+    for subject, figures in zip(subjects, medians, strict=True):
+        if subject.bot in (BAREBOT, SHAPED) or subject.speed_extra:
+            continue
+        name = f"ratio {subject.name.split(' /')[0]}{subject.name.partition(',')[2]} / shaped"
+        rate, p50, p99 = (figures[key] / shaped[key] for key in ("rate", "p50", "p99"))
+        print(f"{name:<46}{rate:>9.2f}{p50:>9.2f}{p99:>9.2f}")
     for subject, figures in zip(subjects, medians, strict=True):
         if subject.bot == BAREBOT:
             continue

@@ -60,12 +60,19 @@ class Session:
         return self.standin.command_interaction(name, options, subcommand=sub, user_id=by, **perms)
 
     async def send(
-        self, name: str, options: dict[str, Any] | None = None, *, by: int = GM, sub: str | None
+        self,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        by: int = GM,
+        sub: str | None,
+        private: bool = False,
     ) -> Callback:
+        """`private`: the answer is ephemeral on success too (a sheet's change)."""
         cb = await self.standin.send_interaction(
             self.payload(name, options or {}, by=by, sub=sub), timeout=TIMEOUT
         )
-        if cb.ephemeral and by != GM:
+        if cb.ephemeral and by != GM and not private:
             raise SystemExit(f"/{name} {sub or ''} was refused: {cb.content}")
         return cb
 
@@ -76,10 +83,11 @@ async def set_up(session: Session, goblins: int) -> None:
     s = session.send
     for user, name in PLAYERS.items():
         await s("character", {"name": name}, by=user, sub="create")
-        await s("character", {"attribute": "Strength", "value": 3}, by=user, sub="set")
-        await s("character", {"skill": "Swords", "value": 5}, by=user, sub="set")
+        await s("character", {"attribute": "Strength", "value": 3}, by=user, sub="set",
+                private=True)  # fmt: skip
+        await s("character", {"skill": "Swords", "value": 5}, by=user, sub="set", private=True)
         await s("character", {"weapon": WEAPON, "base": 5, "attribute": "Strength",
-                              "skill": "Swords"}, by=user, sub="weapon")  # fmt: skip
+                              "skill": "Swords"}, by=user, sub="weapon", private=True)  # fmt: skip
     await s("character", {"name": "Goblin", "npc": True}, sub="create")
     await s("character", {"name": "Goblin", "skill": "Parry", "value": 2}, sub="set")
     await s("character", {"name": "Goblin", "hp": 999}, sub="health")

@@ -706,17 +706,21 @@ class Combat(commands.Cog):
     async def sweep_expired(self) -> int:
         """Close attacks nobody defended in time, so no buttons linger; how many it closed.
 
+        Those of this process's shards' servers only, when other processes run the others
+        (each edits only its own servers' messages, and no two sweep the same attacks).
         All of them, batch after batch, up to SWEEP_MAX or SWEEP_SECONDS per sweep. One that
         fails (a busy database, a message that cannot be edited, any error) is logged and left
         for the next sweep; the others go on.
         """
-        store = self.bot.store
+        store, shards = self.bot.store, self.bot.config.own_shards
         stop_at = time.monotonic() + SWEEP_SECONDS
         failed: set[int] = set()
         closed = 0
         while closed < SWEEP_MAX and time.monotonic() < stop_at:
             try:
-                found = await store.expired_pending(self.bot.now(), SWEEP_BATCH + len(failed))
+                found = await store.expired_pending(
+                    self.bot.now(), SWEEP_BATCH + len(failed), shards
+                )
             except Busy:
                 log.warning("Expiry sweep: the database is busy; trying again in a minute")
                 break
@@ -738,6 +742,7 @@ class Combat(commands.Cog):
                     failed.add(pending.id)
                     continue
                 closed += 1
+                log.info("Expiry sweep: closed attack %s of guild %s", pending.id, pending.guild_id)
                 try:
                     await self._mark_expired(pending)
                 except Exception:

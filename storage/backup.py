@@ -8,7 +8,9 @@ and the CLI calls them directly.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -96,9 +98,9 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
     if source.resolve() == destination.resolve():
         raise StorageError("The backup must go to another file than the database.")
     src = _open_existing(source)
+    partial = destination.with_name(destination.name + ".partial")
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
-        partial = destination.with_name(destination.name + ".partial")
         partial.unlink(missing_ok=True)
         dst = sqlite3.connect(partial, isolation_level=None)
         try:
@@ -107,31 +109,25 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
         finally:
             dst.close()
         os.replace(partial, destination)
+    except (sqlite3.Error, OSError) as exc:
+        # A full disk, most likely: the half-written copy goes, and the source only ever read.
+        for leftover in ("", "-journal", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                partial.with_name(partial.name + leftover).unlink(missing_ok=True)
+        raise StorageError(
+            "The backup could not be written to {destination} ({exc}). Nothing was written "
+            "under that name and the database was not changed; free space there, or choose "
+            "another place, and run the backup again.",
+            destination=destination,
+            exc=exc,
+        ) from exc
     finally:
         src.close()
 
 
-def restore_database(backup: str | Path, target: str | Path) -> Path | None:
-    """Replace `target`'s contents with the backup's; return where the old contents were saved.
-
-    The backup is checked first (integrity, and a schema this bot can run), so a damaged backup
-    never replaces a working database. The bot must be stopped: its open connection would keep
-    serving what it had cached. The old target is kept beside it as
-    NAME.before-restore-YYYYmmddTHHMMSSZ.db, so a restore can be undone.
-    """
-    backup, target = Path(backup), Path(target)
-    report = check_database(backup)
-    if not report.ok:
-        raise StorageError(
-            "The backup did not pass its check, nothing was restored: {value}",
-            value=report.summary(),
-        )
-    saved: Path | None = None
-    if target.exists():
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        saved = target.with_name(f"{target.stem}.before-restore-{stamp}{target.suffix or '.db'}")
-        backup_database(target, saved)
-    target.parent.mkdir(parents=True, exist_ok=True)
+def _copy_into(backup: Path, target: Path) -> None:
+    """The backup's pages into `target` through SQLite's backup API (a sound target's WAL and
+    all), `target` made if missing."""
     src = _open_existing(backup)
     try:
         dst = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -141,4 +137,53 @@ def restore_database(backup: str | Path, target: str | Path) -> Path | None:
             dst.close()
     finally:
         src.close()
+
+
+def _keep_as_is(target: Path, saved: Path) -> None:
+    """Byte copies of a damaged database and its -wal file, for whoever wants to look."""
+    shutil.copyfile(target, saved)
+    wal = target.with_name(target.name + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, saved.with_name(saved.name + "-wal"))
+
+
+def restore_database(backup: str | Path, target: str | Path) -> Path | None:
+    """Replace `target`'s contents with the backup's; return where the old contents were saved.
+
+    The backup is checked first (integrity, and a schema this bot can run), so a damaged backup
+    never replaces a working database. The bot must be stopped: its open connection would keep
+    serving what it had cached. The old target is kept beside it as
+    NAME.before-restore-YYYYmmddTHHMMSSZ.db, so a restore can be undone: a sound one as an
+    online backup, a damaged one (not a database, cut short: what the bot refuses at start) as
+    the bytes it has.
+    """
+    backup, target = Path(backup), Path(target)
+    report = check_database(backup)
+    if not report.ok:
+        raise StorageError(
+            "The backup did not pass its check, nothing was restored: {value}",
+            value=report.summary(),
+        )
+    saved: Path | None = None
+    sound = True
+    if target.exists():
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        saved = target.with_name(f"{target.stem}.before-restore-{stamp}{target.suffix or '.db'}")
+        try:
+            backup_database(target, saved)
+        except StorageError:
+            # Not a database any more, cut short, damaged: what a restore is for. Its bytes
+            # (and its -wal's) are kept as they are, and the backup takes its place whole.
+            sound = False
+            _keep_as_is(target, saved)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if sound:
+        _copy_into(backup, target)
+    else:
+        restoring = target.with_name(target.name + ".restoring")
+        restoring.unlink(missing_ok=True)
+        _copy_into(backup, restoring)
+        for stale in ("-wal", "-shm", "-journal"):  # the damaged file's, kept beside `saved`
+            target.with_name(target.name + stale).unlink(missing_ok=True)
+        os.replace(restoring, target)
     return saved

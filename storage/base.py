@@ -29,8 +29,10 @@ from storage.models import (
     ImportOutcome,
     NewCombatant,
     PendingAction,
+    PrunedRolls,
     RollRecord,
     RollState,
+    Shards,
     TurnChange,
     Weapon,
 )
@@ -435,8 +437,19 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
-        """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper)."""
+    async def delete_old_rolls(
+        self, before: datetime, *, after_id: int = 0, batch: int = 500
+    ) -> PrunedRolls:
+        """One short batch of the retention job: of the `batch` oldest rows after `after_id`,
+        delete those logged before `before`, in one statement (the writer is held for that
+        statement only)."""
+
+    @abstractmethod
+    async def expired_pending(
+        self, now: datetime, limit: int = 50, shards: Shards | None = None
+    ) -> list[PendingAction]:
+        """Actions whose time ran out, across guilds, oldest first (for the expiry sweeper);
+        with `shards`, only in the guilds of those shards (a process sweeps its own)."""
 
     # ---- fights and health --------------------------------------------------------------------
     @abstractmethod

@@ -20,6 +20,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from storage.faults import HostAlarm, sqlite_fault
 from storage.schema import BUSY_TIMEOUT_S
 
 log = logging.getLogger("wire.storage")
@@ -31,8 +32,14 @@ FALLBACK_AUTOCHECKPOINT_PAGES = 10_000
 
 
 class Checkpointer:
-    def __init__(self, path: Path, every_writes: int = CHECKPOINT_EVERY_WRITES) -> None:
+    def __init__(
+        self, path: Path, alarm: HostAlarm, every_writes: int = CHECKPOINT_EVERY_WRITES
+    ) -> None:
         self.path = path
+        self.alarm = alarm
+        """The store's host alarm: a checkpoint that meets a full disk says so there."""
+        self.failures = 0
+        """Checkpoints that failed (for tests)."""
         self.every_writes = every_writes
         self.runs = 0
         """Checkpoints done (for tests)."""
@@ -55,10 +62,18 @@ class Checkpointer:
         )
 
     async def _run(self) -> None:
+        """A failed checkpoint is never the user's problem and never damage: the WAL keeps
+        every commit and the next checkpoint copies it (the store's own threshold is the
+        fallback). A full disk or a failing file is the host's, and said so once."""
         try:
             await asyncio.to_thread(self.checkpoint)
-        except Exception:  # never the user's problem: the store's own threshold is the fallback
-            log.warning("Background WAL checkpoint failed", exc_info=True)
+        except sqlite3.Error as exc:
+            self.failures += 1
+            if sqlite_fault(exc, self.path, self.alarm) is None:
+                log.warning("Background WAL checkpoint of %s failed: %s", self.path, exc)
+        except Exception:
+            self.failures += 1
+            log.warning("Background WAL checkpoint of %s failed", self.path, exc_info=True)
 
     def checkpoint(self) -> None:
         """One PASSIVE checkpoint (blocking; runs in a worker thread)."""

@@ -95,7 +95,30 @@ class Conflict(StorageError):
 
 
 class Busy(StorageError):
-    """The database stayed locked by another process past the busy timeout."""
+    """The database stayed locked by another process past the busy timeout: nothing is wrong
+    with the request, and it may work in a moment. Code that retries later (the expiry sweep)
+    catches this, and so every subclass."""
+
+
+class Unavailable(Busy):
+    """The database cannot be reached or written now: a PostgreSQL server restarting, a disk
+    that fails or went read-only. The host is told in the log (storage/faults.py); the user
+    is told to try again."""
+
+
+class StorageFull(Unavailable):
+    """The disk the database is on is full: nothing was written, and the host must free
+    space, after which the store goes on by itself."""
+
+
+class Damaged(Unavailable):
+    """The database answered that it is damaged (SQLite: corrupt, not a database); the host
+    must restore a backup."""
+
+
+class CannotOpen(StorageError):
+    """At start: the database file is damaged, truncated, not a database or not writable. It
+    is left exactly as it was found; the message names the file and how to restore a backup."""
 
 
 class GmOnly(PermissionDenied):

@@ -298,6 +298,27 @@ class RollRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PrunedRolls:
+    """One batch of the roll log's retention job: how many rows went, and the highest id that
+    did (the next batch starts after it; None when none went: the old rows are gone)."""
+
+    count: int
+    last_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards a process runs, of `count` in all: its guilds are those with
+    `(guild_id >> 22) % count` in `ids` (Discord's rule)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
 class PendingAction:
     """Something posted with buttons that waits for a user (an attack waiting for a defence).
 

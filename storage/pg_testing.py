@@ -164,6 +164,23 @@ class PostgresCluster:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
 
+    def restart(self) -> None:
+        """A fast restart, as for an upgrade: the server ends every connection, then starts
+        again on the same port with the same data."""
+        self._tool(
+            "pg_ctl",
+            *("restart", "-D", str(self.data_dir), "-m", "fast", "-w"),
+            *("-t", str(START_TIMEOUT_S), "-l", str(self.log_file)),
+        )
+
+    def pause(self) -> None:
+        """Stop the server (fast: every connection ended), keeping its data; `resume()`."""
+        self._tool("pg_ctl", "stop", "-D", str(self.data_dir), "-m", "fast", "-w")
+
+    def resume(self) -> None:
+        """Start a paused server again on the same port."""
+        self._pg_ctl_start()
+
     def create_database(self, name: str, template: str = "template0") -> str:
         """A new database copied from `template`; returns its DSN."""
 

@@ -43,7 +43,8 @@ import asyncpg
 
 from storage import redacted
 from storage.backend import BUSY, Params, Row, batch_or_each
-from storage.errors import Busy, StorageError
+from storage.errors import Busy, StorageError, Unavailable
+from storage.faults import UNAVAILABLE, HostAlarm
 from storage.pg_cache import CACHED_TABLES, NotifiedCache
 from storage.postgres_schema import prepare_postgres
 from storage.rules import RuleStore
@@ -70,19 +71,30 @@ _BUSY_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.InterfaceError,
     asyncpg.exceptions.InternalClientError,
     asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
     asyncio.TimeoutError,
-    ConnectionError,
+    OSError,
 )
 _LOST_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.InterfaceError,
     asyncpg.exceptions.InternalClientError,
     asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
     ConnectionError,
 )
 """The connection itself is broken (the server ended it: a restart, a failover, an admin). It
 must not go back into the pool: asyncpg can be left mid-operation ("cannot switch to state"),
 and the pool would hand it out again or wait for it forever at close."""
+_UNREACHABLE: tuple[type[BaseException], ...] = (
+    *_LOST_ERRORS,
+    asyncpg.exceptions.CannotConnectNowError,
+    OSError,
+)
+"""The server is not there (these) or only slow or locked (the rest of `_BUSY_ERRORS`): the
+first is `Unavailable` and the host hears of it, the second `Busy`."""
 
 
 _WRITES_TO = re.compile(r"\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.I)
@@ -138,8 +150,10 @@ class PostgresBackend:
 
     path: Path | None = None
 
-    def __init__(self, pool: asyncpg.Pool, cache: NotifiedCache) -> None:
+    def __init__(self, pool: asyncpg.Pool, cache: NotifiedCache, where: str = "?") -> None:
         self._pool = pool
+        self.alarm = HostAlarm(where)
+        """The host's log lines while the server cannot be reached (storage/faults.py)."""
         self.sql = compiled()
         self.cache = cache
         self._invalidating = frozenset(
@@ -193,7 +207,7 @@ class PostgresBackend:
 
         cache = NotifiedCache(listen)
         await cache.start()
-        return cls(pool, cache)
+        return cls(pool, cache, redacted(dsn))
 
     def bind(self, name: str, params: Params | None) -> tuple[str, list[Any]]:
         sql, names = self.sql[name]
@@ -202,7 +216,8 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection; an overloaded or lost database is `Busy`."""
+        """A pooled connection; an overloaded database is `Busy`, one that cannot be reached
+        (a restart, a failover, a server stopped) `Unavailable`, and the host hears of it."""
         try:
             async with self._pool.acquire(timeout=BUSY_TIMEOUT_S) as conn:
                 try:
@@ -210,6 +225,19 @@ class PostgresBackend:
                 except _LOST_ERRORS:
                     conn.terminate()  # the pool opens a new one in its place
                     raise
+            if self.alarm.failing:
+                self.alarm.cleared()
+        except TimeoutError as exc:  # an OSError too, but the pool's wait: busy, not gone
+            raise Busy(BUSY) from exc
+        except _UNREACHABLE as exc:
+            self.alarm.raised(
+                logging.WARNING,
+                "unreachable",
+                f"The database server of {self.alarm.what} cannot be reached ({exc!r}): the "
+                "bot answers that the campaign's storage is unavailable until it is back, and "
+                "goes on by itself then.",
+            )
+            raise Unavailable(UNAVAILABLE) from exc
         except _BUSY_ERRORS as exc:
             raise Busy(BUSY) from exc
 
@@ -240,7 +268,8 @@ class PostgresBackend:
             except Busy as exc:
                 if started or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
                     raise
-                log.warning("A database connection was lost; the transaction starts again.")
+                # Quietly: a restart ends every pooled connection, and each would say so.
+                log.debug("A database connection was lost; the transaction starts again.")
 
     @asynccontextmanager
     async def write(self, lock_key: int | None) -> AsyncIterator[_Transaction]:
@@ -304,7 +333,7 @@ class PostgresBackend:
             except Busy as exc:
                 if write or attempt or not isinstance(exc.__cause__, _LOST_ERRORS):
                     raise
-                log.warning("A database connection was lost; the read runs again on a new one.")
+                log.debug("A database connection was lost; the read runs again on a new one.")
         raise AssertionError("unreachable")
 
     async def insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:

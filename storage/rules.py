@@ -54,8 +54,10 @@ from storage.models import (
     ImportClash,
     ImportOutcome,
     PendingAction,
+    PrunedRolls,
     RollRecord,
     RollState,
+    Shards,
     Weapon,
     manages_guild,
 )
@@ -1266,6 +1268,16 @@ class RuleStore(RuleFights, RuleInCharacter, RuleSaved, Store):
             name, params["user_id"] = "recent_rolls_of_user", int(user_id)
         return [roll_from_row(row) for row in await self.backend.query(name, params)]
 
+    async def delete_old_rolls(
+        self, before: datetime, *, after_id: int = 0, batch: int = 500
+    ) -> PrunedRolls:
+        rows = await self.backend.query(
+            "delete_old_rolls",
+            {"after_id": after_id, "batch": batch, "before": utc_text(before)},
+            write=True,
+        )
+        return PrunedRolls(len(rows), max((row[0] for row in rows), default=None))
+
     # ---- pending actions ----------------------------------------------------------------
     async def create_pending(
         self,
@@ -1338,10 +1350,18 @@ class RuleStore(RuleFights, RuleInCharacter, RuleSaved, Store):
             await tx.execute("settle_waiting_rolls", {**where, "state": str(outcome)})
             return True
 
-    async def expired_pending(self, now: datetime, limit: int = 50) -> list[PendingAction]:
+    async def expired_pending(
+        self, now: datetime, limit: int = 50, shards: Shards | None = None
+    ) -> list[PendingAction]:
         if limit <= 0:
             return []
-        rows = await self.backend.query("expired_pending", {"now": utc_text(now), "limit": limit})
+        params: Params = {"now": utc_text(now), "limit": limit}
+        name = "expired_pending"
+        if shards is not None:
+            name = "expired_pending_of_shards"
+            params["shard_count"] = shards.count
+            params["shard_ids"] = json.dumps(list(shards.ids))
+        rows = await self.backend.query(name, params)
         return [pending_from_row(row) for row in rows]
 
     # ---- import / export / user data ----------------------------------------------------

@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from storage import file_checks
 from storage.errors import SchemaTooNew
 
 log = logging.getLogger("wire.storage")
@@ -176,12 +177,30 @@ def prepare_database(path: str | Path, target: int | None = None) -> int:
 
     WAL is a property of the file, so it is set once here; readers then never block the writer.
     """
-    conn = connect(path)
+    path = Path(path)
+    file_checks.check_file(path)
     try:
-        # Refuse a newer database before touching it at all (not even its journal mode).
-        check_not_too_new(conn)
+        conn = connect(path)
+    except sqlite3.Error as exc:
+        refused = file_checks.refusal(path, exc)
+        if refused is None:
+            raise
+        raise refused from exc
+    try:
+        # Refuse a damaged, read-only or newer database before touching it at all (not even
+        # its journal mode): nothing below may write over what is left of it.
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        found = schema_version(conn)
+        if found > latest_version():
+            raise file_checks.too_new(path, found, latest_version())
+        file_checks.probe_writable(conn)
         _ensure_wal(conn)
         return migrate(conn, target)
+    except sqlite3.Error as exc:
+        refused = file_checks.refusal(path, exc)
+        if refused is None:
+            raise
+        raise refused from exc
     finally:
         conn.close()
 

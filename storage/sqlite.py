@@ -51,6 +51,7 @@ from storage import backup as backup_files
 from storage.backend import BUSY, Params, Row, batch_or_each
 from storage.checkpoint import FALLBACK_AUTOCHECKPOINT_PAGES, Checkpointer
 from storage.errors import Busy, StorageError
+from storage.faults import HostAlarm, sqlite_fault
 from storage.rules import RuleStore
 from storage.schema import BUSY_TIMEOUT_S, prepare_database
 from storage.sql.sqlite import STATEMENTS
@@ -176,7 +177,9 @@ class SqliteBackend:
         self._read_version: int | None = None
         self.path: Path | None = path
         self._lock = asyncio.Lock()
-        self._checkpointer = Checkpointer(path)
+        self.alarm = HostAlarm(str(path))
+        """The host's log lines when the file fails under the store (storage/faults.py)."""
+        self._checkpointer = Checkpointer(path, self.alarm)
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
@@ -232,13 +235,27 @@ class SqliteBackend:
             except BaseException as exc:
                 try:
                     await self._db.rollback()
-                except Exception:  # the original error matters more
-                    log.exception("Rollback failed")
-                if _is_busy(exc):
-                    raise Busy(BUSY) from exc
+                except sqlite3.Error as failed:  # the original error matters more
+                    log.warning("Rollback failed: %s", failed)
+                self._raise_fault(exc)
                 raise
         if write:
-            self._checkpointer.note_write()
+            self._wrote()
+
+    def _raise_fault(self, exc: BaseException) -> None:
+        """Raise the user's error for an SQLite error of the database's state: busy, a full
+        disk, a failing or damaged file (storage/faults.py); return for any other."""
+        if not isinstance(exc, sqlite3.Error):
+            return
+        if _is_busy(exc):
+            raise Busy(BUSY) from exc
+        fault = sqlite_fault(exc, self.path or Path("?"), self.alarm)
+        if fault is not None:
+            raise fault from exc
+
+    def _wrote(self) -> None:
+        self.alarm.cleared()
+        self._checkpointer.note_write()
 
     def write(self, lock_key: int | None) -> Any:
         return self._transaction(write=True)
@@ -262,12 +279,11 @@ class SqliteBackend:
                 rows = await self._cached_read((name, tuple(params.items())), sql, params)
             else:
                 rows = list(await self._reader.execute_fetchall(sql, params))
-        except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
-                raise Busy(BUSY) from exc
+        except sqlite3.Error as exc:
+            self._raise_fault(exc)
             raise
         if write:
-            self._checkpointer.note_write()
+            self._wrote()
         return rows
 
     async def _cached_read(
@@ -323,17 +339,17 @@ class SqliteBackend:
             if len(batch) <= LOOP_BATCH_MAX:
                 try:
                     outcomes = _insert_rolls(self._log_writer, sql, batch)
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc):
+                except sqlite3.Error as exc:
+                    if not _is_busy(exc):  # busy: the writer's thread waits for the lock
+                        self._raise_fault(exc)
                         raise
             if outcomes is None:
                 try:
                     outcomes = await self._db._execute(_insert_rolls, self._db._conn, sql, batch)
-                except sqlite3.OperationalError as exc:
-                    if _is_busy(exc):
-                        raise Busy(BUSY) from exc
+                except sqlite3.Error as exc:
+                    self._raise_fault(exc)
                     raise
-        self._checkpointer.note_write()
+        self._wrote()
         return outcomes
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -347,8 +363,8 @@ class SqliteBackend:
         async with self._lock:
             try:
                 await self._db.execute("PRAGMA optimize")
-            except sqlite3.Error:
-                log.warning("PRAGMA optimize failed at close", exc_info=True)
+            except sqlite3.Error as exc:  # a full disk, say: optimizing can wait
+                log.warning("PRAGMA optimize failed at close: %s", exc)
             await self._reader.close()
             self._point_reader.close()
             self._log_writer.close()

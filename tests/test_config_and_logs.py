@@ -186,3 +186,16 @@ def test_log_records_are_scrubbed_of_the_token(caplog):
         caplog.handler.removeFilter(redact)
     assert TOKEN not in caplog.text
     assert "<token>" in caplog.text
+
+
+def test_roll_log_days_are_read_and_empty_keeps_every_roll():
+    assert load_config({"DISCORD_TOKEN": TOKEN}).roll_log_days is None
+    assert load_config({"DISCORD_TOKEN": TOKEN, "WIRE_ROLL_LOG_DAYS": " "}).roll_log_days is None
+    assert load_config({"DISCORD_TOKEN": TOKEN, "WIRE_ROLL_LOG_DAYS": "365"}).roll_log_days == 365
+
+
+@pytest.mark.parametrize("days", ["0", "-5", "1y", "36501", "365.5"])
+def test_bad_roll_log_days_are_one_line_naming_the_fix(days):
+    with pytest.raises(ConfigError, match="WIRE_ROLL_LOG_DAYS must be a number of days") as error:
+        load_config({"DISCORD_TOKEN": TOKEN, "WIRE_ROLL_LOG_DAYS": days})
+    assert "\n" not in str(error.value) and "empty to keep every roll" in str(error.value)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage import DEFAULT_DATABASE, database_setting, is_postgres, redacted
+from storage.models import Shards
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "
@@ -43,6 +44,8 @@ class Config:
     """Shards across every process; None: one unsharded connection, as a small bot needs."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs, in order; every shard when shard_count is set alone."""
+    roll_log_days: int | None = None
+    """Days the roll log keeps a roll; None: forever."""
 
     def __post_init__(self) -> None:
         if self.shard_count is not None and self.shard_ids is None:
@@ -54,7 +57,8 @@ class Config:
         return (
             f"Config(token=<hidden>, database={redacted(str(self.database))!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
-            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
+            f"roll_log_days={self.roll_log_days!r})"
         )
 
     __str__ = __repr__
@@ -69,6 +73,14 @@ class Config:
         return self.shard_ids is None or len(self.shard_ids) == self.shard_count
 
     @property
+    def own_shards(self) -> Shards | None:
+        """This process's shards when other processes run the rest (None: it is the whole bot),
+        so that background work (the expiry sweep) touches only this process's servers."""
+        if self.shard_count is None or self.runs_every_shard:
+            return None
+        return Shards(self.shard_count, self.shard_ids or ())
+
+    @property
     def syncs_commands(self) -> bool:
         """Commands belong to the application, not to a shard: one process must sync them, and
         the one with shard 0 always exists."""
@@ -76,8 +88,8 @@ class Config:
 
 
 def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
-    """Read DISCORD_TOKEN, WIRE_DATABASE (and its pool), WIRE_DEV_GUILD, LOG_LEVEL and the two
-    shard settings."""
+    """Read DISCORD_TOKEN, WIRE_DATABASE (and its pool), WIRE_DEV_GUILD, LOG_LEVEL, the two
+    shard settings and WIRE_ROLL_LOG_DAYS."""
     env = os.environ if env is None else env
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
@@ -110,7 +122,25 @@ def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = T
         log_level=level,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        roll_log_days=parse_roll_log_days(env.get("WIRE_ROLL_LOG_DAYS", "")),
     )
+
+
+MAX_ROLL_LOG_DAYS = 36_500
+"""A hundred years: a typo guard (days are read as days, not as a date or hours)."""
+
+
+def parse_roll_log_days(text: str) -> int | None:
+    """Days to keep a roll in the log; empty: forever."""
+    text = text.strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"[0-9]{1,6}", text) or not 1 <= int(text) <= MAX_ROLL_LOG_DAYS:
+        raise ConfigError(
+            f"WIRE_ROLL_LOG_DAYS must be a number of days from 1 to {MAX_ROLL_LOG_DAYS:,}, "
+            f"not {_quoted(text)}. Leave it empty to keep every roll."
+        )
+    return int(text)
 
 
 def parse_shard_count(text: str) -> int | None:

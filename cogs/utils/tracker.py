@@ -213,18 +213,28 @@ MAX_REDOS = 3
 
 async def refresh_tracker(bot: WireBot, guild_id: int, fight_id: int, campaign: Campaign) -> None:
     """Show the fight's latest state on its tracker message, edited in place; post it again if
-    it was deleted.
+    it was deleted. Returns once an edit that read the fight after this call has been sent.
 
+    The edit is paced (cogs/utils/tracker_pace.py): changes that come while one is in flight
+    or waits for its slot are merged into the next. A turn change is paced too: its ping is a
+    message of its own, sent at once; the tracker follows within the gap.
     Never raises: the change it shows is stored already, and the next change tries again.
     """
+    await bot.tracker_pace.request(fight_id, lambda: show_latest(bot, guild_id, fight_id, campaign))
+
+
+async def show_latest(bot: WireBot, guild_id: int, fight_id: int, campaign: Campaign) -> bool:
+    """One edit of the tracker from the fight as stored now; True if an older edit landed after
+    it (then it must be made again)."""
     edits: TrackerEdits = bot.tracker_edits
     for _ in range(1 + MAX_REDOS):
         fight, number = await edits.read(fight_id, lambda: bot.store.get_fight(guild_id, fight_id))
         if fight is None or not await _show(bot, fight, campaign):
-            return
+            return False
         if edits.landed(fight_id, number):
-            return
+            return False
         log.info("An older tracker of fight %s landed last; showing the latest again.", fight_id)
+    return True
 
 
 async def _show(bot: WireBot, fight: Fight, campaign: Campaign) -> bool:

@@ -22,6 +22,8 @@ class Dialect:
     """A JSON array (text) of character `ch`'s weapons as [name, base, attribute, skill, kind]."""
     imported_keys: str
     """A subquery: the texts of the JSON array `:keys` (an import's characters' name keys)."""
+    shard_ids: str
+    """A subquery: the integers of the JSON array `:shard_ids` (a process's shards)."""
 
 
 CAMPAIGN_WIDTH = 11
@@ -278,6 +280,11 @@ RETURNING id
         "recent_rolls_of_user": f"SELECT {ROLL_COLUMNS} FROM roll_log "
         "WHERE campaign_id = :campaign_id AND guild_id = :guild_id AND user_id = :user_id "
         "AND (hidden = 0 OR :include_hidden = 1) ORDER BY id DESC LIMIT :limit",
+        # The retention job's batch: of the `batch` oldest rows after `after_id`, those logged
+        # before `before` (ids grow with time, so the old rows are a prefix; a row out of order
+        # only stays a day longer).
+        "delete_old_rolls": "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log "
+        "WHERE id > :after_id ORDER BY id LIMIT :batch) AND created_at < :before RETURNING id",
         # The NPCs the table has seen roll: of the newest public rolls only, so the look-up
         # stays on the (campaign_id, id) index however long the log grows.
         "npcs_in_play": "SELECT DISTINCT ch.name, ch.name_key FROM (SELECT character_id "
@@ -299,6 +306,10 @@ RETURNING id
         "WHERE pending_id = :pending_id AND guild_id = :guild_id AND state = 'waiting'",
         "expired_pending": pending
         + " WHERE expires_at <= :now ORDER BY expires_at, id LIMIT :limit",
+        # Discord's shard of a guild: (guild_id >> 22) % shard_count.
+        "expired_pending_of_shards": pending
+        + " WHERE expires_at <= :now AND (guild_id >> 22) % :shard_count IN "
+        f"({d.shard_ids}) ORDER BY expires_at, id LIMIT :limit",
         # ---- a user's data, everywhere
         "forget_user_rolls": "DELETE FROM roll_log WHERE user_id = :user_id",
         "forget_user_projects": "DELETE FROM craft_projects WHERE owner_id = :user_id",

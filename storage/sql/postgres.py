@@ -26,6 +26,7 @@ DIALECT = common.Dialect(
                                                       w.kind) ORDER BY w.position), '[]')::text
           FROM weapons AS w WHERE w.character_id = ch.id)""",
     imported_keys=_IMPORTED_KEYS,
+    shard_ids="SELECT json_array_elements_text(:shard_ids::json)::bigint",
 )
 
 OWN = {

@@ -24,6 +24,7 @@ DIALECT = common.Dialect(
           FROM (SELECT name, base, attribute, skill, kind FROM weapons
                  WHERE character_id = ch.id ORDER BY position) AS w)""",
     imported_keys=_IMPORTED_KEYS,
+    shard_ids="SELECT value FROM json_each(:shard_ids)",
 )
 
 IMPORT = {

@@ -64,7 +64,11 @@ def db_path(tmp_path: Path) -> Path:
 
 def make_bot(db_path: Path, dice: random.Random | None = None) -> WireBot:
     """A bot as `python bot.py` builds it, on the given database and dice."""
-    return WireBot(Config(token="simcord", database=db_path), rng=dice, background_tasks=False)
+    bot = WireBot(Config(token="simcord", database=db_path), rng=dice, background_tasks=False)
+    # simcord has no rate limits: a tracker edit follows each change without the gap (the
+    # pace itself is tested in tests/commands/test_tracker_pace.py and tests/e2e/test_fight.py).
+    bot.tracker_pace.gap = 0.0
+    return bot
 
 
 def bugs_among(errors: list[BaseException]) -> list[BaseException]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import timedelta
+
 from tests.commands.conftest import embed_of
 
 
@@ -67,3 +70,19 @@ async def test_a_gm_posting_history_to_the_channel_shows_no_hidden_roll(world):
     posted = await world.alice.slash(world.channel, "history", public=True)
     assert not posted.response.ephemeral
     assert len(lines_of(posted)) == 1 and "19 vs 10" not in lines_of(posted)[0]
+
+
+async def test_the_retention_job_takes_rolls_past_the_hosts_days_out_of_history(world, monkeypatch):
+    for face in (3, 9, 17):
+        await check(world, world.bob, face)
+    job = world.bot.get_cog("RollRetention")
+    assert await job.prune() == 0  # no WIRE_ROLL_LOG_DAYS: every roll is kept
+    world.bot.config = replace(world.bot.config, roll_log_days=30)
+    later = world.bot.now() + timedelta(days=29)
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    assert await job.prune() == 0  # 29 days old: kept
+    assert len(lines_of(await world.carol.slash(world.channel, "history"))) == 3
+    later += timedelta(days=2)
+    assert await job.prune() == 3
+    result = await world.carol.slash(world.channel, "history")
+    assert embed_of(result)["description"] == "No rolls yet."

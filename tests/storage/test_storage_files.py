@@ -244,7 +244,7 @@ def test_python_dash_m_storage_runs(tmp_path: Path) -> None:
 async def test_opening_something_that_is_not_a_database_says_so(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     path.write_text("shopping list: bread, milk, a d20\n" * 50)
-    with pytest.raises(StorageError, match=r"Cannot open the database .*notes\.db"):
+    with pytest.raises(StorageError, match=r"The database .*notes\.db is not a WIRE database"):
         await SqliteStore.open(path)
     assert path.read_text().startswith("shopping list")
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage.errors import InvalidValue
-from storage.models import PendingAttack, RollState, StoredRoll
+from storage.models import PendingAttack, RollState, Shards, StoredRoll
 from storage.sqlite import SqliteStore
 from storage.testing import GUILD, OTHER_GUILD, roll_record
 
@@ -112,3 +112,29 @@ async def test_a_defence_that_cannot_be_logged_leaves_the_attack_waiting(
     assert await store.get_pending(GUILD, pending_id) is not None
     rolls = await store.recent_rolls(GUILD, campaign.id)
     assert [r.state for r in rolls if r.kind == "attack"] == [RollState.WAITING]
+
+
+async def test_the_expiry_sweep_of_a_process_reads_only_its_own_shards_servers(
+    store: SqliteStore, make_campaign
+) -> None:
+    """Guilds on shards 0, 1 and 2 of 3, an expired attack in each: the process with shards 0
+    and 2 reads theirs, the one with shard 1 its own, a process with every shard all three."""
+    step = 1 << 22  # guild ids this far apart land on consecutive shards
+    guilds = [7 * 3 * step + n * step + 5 for n in range(3)]
+    assert [Shards(3, (n,)).owns(g) for n, g in enumerate(guilds)] == [True] * 3
+    expired = datetime.now(UTC) - timedelta(minutes=1)
+    ids = {}
+    for guild in guilds:
+        campaign = await make_campaign(guild_id=guild)
+        pending = await store.create_pending(guild, campaign.id, "attack", ATTACK.to_payload(),
+                                             expired)  # fmt: skip
+        ids[guild] = pending.id
+    now = datetime.now(UTC)
+
+    async def swept(shards: Shards | None) -> set[int]:
+        return {p.guild_id for p in await store.expired_pending(now, 50, shards)}
+
+    assert await swept(Shards(3, (0, 2))) == {guilds[0], guilds[2]}
+    assert await swept(Shards(3, (1,))) == {guilds[1]}
+    assert await swept(None) == set(guilds)
+    assert await swept(Shards(3, (0, 1, 2))) == set(guilds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -253,3 +254,50 @@ async def test_a_batch_reports_each_row_as_one_insert_would(
     assert outcomes[0] < outcomes[1] < outcomes[4]
     logged = {r.id: r.die for r in await store.recent_rolls(GUILD, campaign.id, limit=10)}
     assert logged == {outcomes[0]: 1, outcomes[1]: 2, outcomes[4]: 5}
+
+
+async def test_retention_deletes_the_old_rolls_in_batches_and_keeps_the_rest(
+    store: SqliteStore, make_campaign
+) -> None:
+    """1,050 rolls from last year and 30 from today; batches of 400 delete the old ones in three
+    steps (400, 400, 250), then find nothing more; /history still shows today's."""
+    campaign = await make_campaign()
+    now = datetime.now(UTC)
+    old = [now - timedelta(days=400, minutes=n) for n in range(1050, 0, -1)]
+    when = old + [now - timedelta(minutes=30 - n) for n in range(30)]
+    await asyncio.gather(*(store.log_roll(roll_record(campaign, created_at=at)) for at in when))
+    cutoff = now - timedelta(days=365)
+
+    steps, after = [], 0
+    while (batch := await store.delete_old_rolls(cutoff, after_id=after, batch=400)).count:
+        assert batch.last_id is not None and batch.last_id > after
+        steps.append(batch.count)
+        after = batch.last_id
+    assert steps == [400, 400, 250]
+    assert batch.last_id is None
+    kept = await store.recent_rolls(GUILD, campaign.id, limit=50)
+    assert len(kept) == 30 and all(r.created_at > cutoff for r in kept)
+    again = await store.delete_old_rolls(cutoff, batch=400)
+    assert (again.count, again.last_id) == (0, None)
+
+
+async def test_forget_me_finds_a_users_rolls_by_the_index_on_the_user(
+    store, store_backend: str, store_database: str
+) -> None:
+    """Without statistics, SQLite would read all of the (campaign, user) index; PostgreSQL the
+    whole table. The plan of forget-me's statement names the index on the user on both."""
+    sql = "DELETE FROM roll_log WHERE user_id = 42"
+    if store_backend == "sqlite":
+        conn = sqlite3.connect(store.path)
+        try:
+            plan = " ".join(str(row) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        finally:
+            conn.close()
+    else:
+        conn = await asyncpg.connect(store_database)
+        try:
+            await conn.execute("SET enable_seqscan = off")  # an empty table: any plan is cheap
+            plan = " ".join(r[0] for r in await conn.fetch(f"EXPLAIN {sql}"))
+        finally:
+            await conn.close()
+    assert "roll_log_by_user" in plan, plan

@@ -462,6 +462,11 @@ class RestApi(FaultInjector, MessageStore):
             deleted = self.messages.pop(mid)
             self._record_message(request, "channel_delete", mid, None, None, deleted=deleted)
             return web.Response(status=204)
+        limit_headers: dict[str, str] = {}
+        if self.edit_limit is not None:
+            allowed, limit_headers = self.edit_limit.take(int(msg["channel_id"]))
+            if not allowed:
+                return self.edit_limit.refusal(limit_headers)
         if msg["author"]["id"] != str(self.bot_user_id):
             return json_response(
                 {"message": "Cannot edit a message authored by another user", "code": 50005}, 403
@@ -471,4 +476,4 @@ class RestApi(FaultInjector, MessageStore):
             return self._invalid(request, errors)
         merge_edit(msg, body, request[_STATE].files)
         self._record_message(request, "channel_edit", mid, msg, None)
-        return json_response(msg)
+        return json_response(msg, headers=limit_headers)

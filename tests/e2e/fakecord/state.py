@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .limits import EDIT_LIMIT, ChannelLimit
 from .protocol import API_PREFIX, DEFAULT_APPLICATION_ID, DEFAULT_TOKEN, DISCORD_EPOCH_MS
 from .records import (
     Callback,
@@ -52,6 +53,7 @@ class FakecordState:
         guild_create: bool | None = None,
         shard_count: int = 1,
         max_guilds_per_shard: int = 2500,
+        edit_limit: tuple[int, float] | None = EDIT_LIMIT,
     ) -> None:
         """Configure the fake application; nothing listens until ``start()``.
 
@@ -61,6 +63,9 @@ class FakecordState:
         number of shards ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient asks for
         it when it is given no count).  ``max_guilds_per_shard``: an IDENTIFY whose shard would
         carry more guilds is closed with 4011 Sharding required (Discord's limit is 2,500).
+        ``edit_limit``: edits of one channel's messages allowed per window of seconds, past
+        which ``PATCH /channels/{id}/messages/{id}`` answers 429 as Discord does (limits.py);
+        None: no limit.
         """
         self.token = token
         self.application_id = application_id
@@ -73,6 +78,11 @@ class FakecordState:
         self.guild_create = guild_create
         self.shard_count = shard_count
         self.max_guilds_per_shard = max_guilds_per_shard
+        self.edit_limit = (
+            None
+            if edit_limit is None
+            else ChannelLimit(*edit_limit, bucket="fakecord0edit0channel0message000")
+        )
 
         # Records, in arrival order.
         self.requests: list[RequestRecord] = []

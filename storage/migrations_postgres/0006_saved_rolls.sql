@@ -1,4 +1,4 @@
--- Saved rolls: the PostgreSQL twin of storage/migrations/0011_saved_rolls.sql. An identity
+-- Saved rolls: the PostgreSQL twin of storage/migrations/0012_saved_rolls.sql. An identity
 -- column never hands out an id twice, so a panel button's saved-roll id stays its own.
 
 CREATE TABLE saved_rolls (
