@@ -65,6 +65,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.privacy",
     "cogs.retention",
+    "cogs.quickplay",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.

@@ -47,6 +47,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
+from cogs.utils.quick_actions import offer_opponents
 from cogs.utils.rolling import (
     Roller,
     actor_of,
@@ -244,9 +245,13 @@ class Combat(commands.Cog):
         npc: Name | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
+        line = attack_line(roller, strength, skill, base, weapon, mod)
+        if vs is None and target is None:
+            numbers = (strength, skill, base)
+            if await offer_opponents(interaction, roller, line, numbers, mod):
+                return
         if (vs is None) == (target is None):
             raise UserError(tr("Give the defender's total with vs, or a character with target."))
-        line = attack_line(roller, strength, skill, base, weapon, mod)
         mods, base_damage, kind = line.mods, line.base, line.kind
         weapon_name = line.weapon.name if line.weapon else None
         die = die_for(self.bot, roll, take10)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX
@@ -23,6 +24,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, language_name, table_language
 from cogs.utils.options import DieFace, Name
+from cogs.utils.quick_actions import Turn, turn_actions
 from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, tracker_embed
@@ -89,6 +91,31 @@ def _turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
             )
         )
     return "\n".join(lines), mentions
+
+
+async def announce_turn(
+    bot: WireBot, interaction: discord.Interaction, change: TurnChange, campaign: Campaign
+) -> None:
+    """The turn ping, with the quick actions of the player character whose turn it is."""
+    line, mentions = turn_line(change)
+    view = await turn_actions(bot, change.fight)
+    await interaction.response.send_message(line, allowed_mentions=mentions, view=view or MISSING)
+    await refresh_tracker(bot, change.fight.guild_id, change.fight.id, campaign)
+
+
+async def end_turn(bot: WireBot, interaction: discord.Interaction, turn: Turn) -> None:
+    """The turn ping's End turn: like /fight next, from the turn it was made for only."""
+    if interaction.guild_id is None:
+        raise UserError(tr("This button works in a server channel."))
+    fight = await bot.store.get_fight(interaction.guild_id, turn.fight)
+    if fight is None or fight.ended:
+        raise UserError(tr("This fight is over."))
+    change = await bot.store.advance_turn(
+        interaction.guild_id, fight.id, actor_of(interaction), expected_step=turn.turn - 1
+    )
+    campaign = await bot.store.get_campaign_by_id(interaction.guild_id, fight.campaign_id)
+    adopt(campaign)
+    await announce_turn(bot, interaction, change, campaign)
 
 
 def summary_embed(fight: Fight) -> discord.Embed:
@@ -305,9 +332,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         roller = await load_roller(self.bot, interaction)
         fight = await self._fight(roller)
         change = await self.bot.store.advance_turn(roller.guild_id, fight.id, roller.user_id)
-        line, mentions = turn_line(change)
-        await interaction.response.send_message(line, allowed_mentions=mentions)
-        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
+        await announce_turn(self.bot, interaction, change, roller.campaign)
 
     async def press_next(self, interaction: discord.Interaction, button: NextButton) -> None:
         """The tracker's Next turn button: advances only from the turn it was made for."""
@@ -331,7 +356,11 @@ class Fights(commands.GroupCog, group_name="fight"):
         if interaction.message is not None and interaction.message.id != fight.tracker_message_id:
             await self.bot.store.set_tracker(fight.guild_id, fight.id, interaction.message.id)
         line, mentions = turn_line(change)
-        await interaction.followup.send(line, allowed_mentions=mentions)
+        await interaction.followup.send(
+            line,
+            allowed_mentions=mentions,
+            view=await turn_actions(self.bot, change.fight) or MISSING,
+        )
         if not in_order:  # a newer state was on the tracker already: show the latest again
             await refresh_tracker(self.bot, fight.guild_id, fight.id, campaign)
 

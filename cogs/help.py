@@ -82,6 +82,12 @@ COMMANDS = {
         "pool` for the rest; `/health undo` (GMs). `/character health` sets armour, "
         "willpower and overrides."
     ),
+    N_("Quick play"): N_(
+        "**Save** under a roll (or `/save name:climb`) keeps it; `/r name:climb mod:2` rolls it "
+        "again from the sheet as it is now; `/save` lists, renames and deletes them. `/panel`: "
+        "your character's buttons, for you alone: a weapon, then the target, rolls the attack. "
+        "On your turn in a fight the ping carries the same buttons and **End turn**."
+    ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
@@ -114,6 +120,7 @@ TOPICS = {
     "incharacter": (N_("In character"), "`/say` `/me` `/character portrait`"),
     "campaigns": (N_("Campaigns"), "`/campaign` `/history`"),
     "fights": (N_("Fights"), "`/fight` `/health`"),
+    "quick": (N_("Quick play"), "`/panel` `/save` `/r`"),
     "privacy": (N_("GMs and privacy"), "`/privacy`"),
 }
 """Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""

@@ -34,6 +34,7 @@ TABLES = (
     "characters",
     "character_stats",
     "weapons",
+    "saved_rolls",
     "active_characters",
     "craft_projects",
     "roll_log",

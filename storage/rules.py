@@ -52,6 +52,7 @@ from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
 from storage.rules_incharacter import RuleInCharacter
 from storage.rules_rolls import RuleRolls
+from storage.rules_saved import RuleSaved
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
 from wire.i18n import N_
@@ -62,6 +63,7 @@ class RuleStore(
     RuleAdvancement,
     RuleFights,
     RuleInCharacter,
+    RuleSaved,
     RuleCharacters,
     RuleCrafting,
     RuleRolls,

@@ -111,7 +111,8 @@ class RuleTransfer:
         """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
         character = await self.get_character(guild_id, campaign_id, name)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
-        return character_document(character, None, advancement, ledger)
+        saved = await self.saved_rolls(guild_id, campaign_id, character.id)
+        return character_document(character, None, advancement, ledger, saved=saved)
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
         async with self._read() as tx:
@@ -120,8 +121,9 @@ class RuleTransfer:
                 "characters_of_campaign", {"guild_id": guild_id, "campaign_id": campaign_id}
             )
             characters = [character_from_row(row) for row in rows]
+            saved = await self._campaign_saved_rolls(tx, guild_id, campaign_id)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
-        return campaign_document(campaign, characters, None, advancement, ledger)
+        return campaign_document(campaign, characters, None, advancement, ledger, saved=saved)
 
     async def import_data(
         self,
@@ -298,6 +300,7 @@ class RuleTransfer:
             [(found,)] = await tx.fetch("import_written", keys)
             written = json.loads(found)
             stored = [written[sheet.name.casefold()] for sheet in sheets]
+            await self._import_saved_rolls(tx, plan, sheets, stored)
             if plan.kind == "character" and sheets and not sheets[0].is_npc:
                 await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
             if plan.advancement is not None:

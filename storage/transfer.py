@@ -47,6 +47,11 @@ where CHARACTER is::
       "portrait": "https://..."               optional; an https link, at most 512 characters
     }
 
+A character may also have "saved_rolls" (at most 25): each {"name": "climb", "command":
+{"name": "check", "options": {"attr_name": "Dexterity", "skill_name": "Climbing"}}, "label": ""},
+the command and options /r runs again (option values are text, whole numbers or true/false); a
+file without them imports as before, and an import that has them replaces the sheet's own.
+
 A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
 fields came after version 1's first files, as optional fields, so every earlier file still
 reads; an export writes them only where they differ from the default. "portrait" came the same
@@ -79,7 +84,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -141,9 +146,14 @@ LONGEST_NUMBER = max(
     )
 )
 """Digits of the largest value any number in the format may take; a longer one is refused."""
-MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS)
+MAX_SAVED_ROLLS = 25
+"""Saved rolls per character (storage/rules_saved.py keeps the same limit)."""
+MAX_SAVED_OPTIONS = 25
+"""Options of one saved roll's command: more than any command has."""
+MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS)
 """The most JSON objects a valid file holds: the document, the campaign, and per character the
-sheet, its attributes, its skills and its weapons. Counting them stops a file of a million `{}`
+sheet, its attributes, its skills, its weapons and its saved rolls (each with its command and
+options). Counting them stops a file of a million `{}`
 while it is parsed, before it costs a million Python dicts."""
 
 _HEADER_FIELDS = ("format", "version", "kind", "exported_at")
@@ -162,7 +172,10 @@ _CHARACTER_FIELDS = (
     "hp_max",
     "thp_max",
     "portrait",
+    "saved_rolls",
 )
+_SAVED_FIELDS = ("name", "command", "label")
+_COMMAND_FIELDS = ("name", "options")
 _WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
 _KINDS = tuple(kind.value for kind in DamageKind)
 
@@ -202,12 +215,28 @@ class ImportPlan:
     npc_take10: bool | None = None
     advancement: AdvancementPlan | None = None
     """Character points: the campaign's prices and the ledger (version 2)."""
+    saved_rolls: tuple[tuple[str, tuple[SavedData, ...]], ...] = ()
+    """(a character's name key, its saved rolls) for the sheets whose entry lists them."""
+
+    def saved_of(self, name: str) -> tuple[SavedData, ...] | None:
+        """The saved rolls the file gives this sheet, or None where it gives none."""
+        key = name.casefold()
+        return next((rolls for k, rolls in self.saved_rolls if k == key), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedData:
+    """A saved roll as a file holds it: no id and no character, just what /r runs."""
+
+    name: str
+    command: dict[str, Any]
+    label: str = ""
 
 
 # ---- export ---------------------------------------------------------------------------------
 
 
-def character_data(character: Character) -> dict[str, Any]:
+def character_data(character: Character, saved: Sequence[Any] = ()) -> dict[str, Any]:
     """A sheet as exported; the fight fields (armour, willpower, health overrides, a weapon's
     damage kind) only where they differ from the default, so a plain sheet exports as before."""
     data: dict[str, Any] = {
@@ -229,6 +258,11 @@ def character_data(character: Character) -> dict[str, Any]:
             data[key] = value
     if character.portrait:
         data["portrait"] = character.portrait
+    if saved:
+        data["saved_rolls"] = [
+            {"name": r.name, "command": r.command, **({"label": r.label} if r.label else {})}
+            for r in saved
+        ]
     return data
 
 
@@ -268,6 +302,7 @@ def character_document(
     now: datetime | None = None,
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
+    saved: Sequence[Any] = (),
 ) -> dict[str, Any]:
     version, settings, entries = 1, {}, []
     if advancement is not None:
@@ -275,7 +310,7 @@ def character_document(
             advancement_data(advancement, list(character.skills)),
             ledger_data(ledger, {character.id: character.name}),
         )
-    document = {**_header("character", now, version), "character": character_data(character)}
+    document = {**_header("character", now, version), "character": character_data(character, saved)}
     if settings:
         document["campaign"] = settings
     if entries:
@@ -289,7 +324,10 @@ def campaign_document(
     now: datetime | None = None,
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
+    saved: Mapping[int, Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
+    """`saved`: each character's saved rolls, by its id."""
+    saved = saved or {}
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
@@ -298,7 +336,7 @@ def campaign_document(
     document = {
         **_header("campaign", now, version),
         "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10, **settings},
-        "characters": [character_data(c) for c in characters],
+        "characters": [character_data(c, saved.get(c.id, ())) for c in characters],
     }
     if entries:
         document["ledger"] = entries
@@ -376,6 +414,8 @@ def check_import(
 class _Checker:
     def __init__(self) -> None:
         self.problems: list[ImportProblem] = []
+        self.saved: dict[str, tuple[SavedData, ...]] = {}
+        """Each sheet's saved rolls, by its name key, where its entry lists them."""
 
     def problem(self, path: str, what: str | Problem | TextProblem, /, **params: object) -> None:
         """Report a problem at `path`: a template marked with N_ and its values, or a problem
@@ -534,7 +574,12 @@ class _Checker:
                 if settings is not None:
                     self.obj(settings, "campaign", ADVANCEMENT_FIELDS)
                 advancement = self.advancement(document, settings, sheets)
-            return ImportPlan("character", sheets, advancement=advancement)
+            return ImportPlan(
+                "character",
+                sheets,
+                advancement=advancement,
+                saved_rolls=tuple(self.saved.items()),
+            )
         return self.campaign(document)
 
     def advancement(
@@ -590,7 +635,14 @@ class _Checker:
             if sheet:
                 sheets.append(sheet)
         advancement = self.advancement(document, settings, tuple(sheets)) if v2 else None
-        return ImportPlan("campaign", tuple(sheets), name, npc_take10, advancement)
+        return ImportPlan(
+            "campaign",
+            tuple(sheets),
+            name,
+            npc_take10,
+            advancement,
+            saved_rolls=tuple(self.saved.items()),
+        )
 
     def boolean(self, value: Any, path: str) -> bool | None:
         if not isinstance(value, bool):
@@ -621,6 +673,11 @@ class _Checker:
         attributes = self.stats(data.get("attributes", {}), f"{path}.attributes", "attribute")
         skills = self.stats(data.get("skills", {}), f"{path}.skills", "skill")
         weapons = self.weapons(data.get("weapons", []), f"{path}.weapons")
+        saved = (
+            self.saved_rolls(data["saved_rolls"], f"{path}.saved_rolls")
+            if "saved_rolls" in data
+            else None
+        )
         health: dict[str, int | None] = {}
         for key, limit, default in (
             ("armour", limits.ARMOUR, 0),
@@ -639,6 +696,8 @@ class _Checker:
             self.problem(f"{path}.portrait", problem)
         if len(self.problems) > before:
             return None
+        if saved is not None:
+            self.saved[name.casefold()] = saved
         return Character(
             name,
             bool(is_npc),
@@ -653,6 +712,74 @@ class _Checker:
             thp_max=health["thp_max"],
             portrait=normal_text(portrait) if portrait is not None else None,
         )
+
+    def saved_rolls(self, value: Any, path: str) -> tuple[SavedData, ...]:
+        if not isinstance(value, list):
+            self.problem(path, EXPECTED_LIST, type=type_name(value))
+            return ()
+        if len(value) > MAX_SAVED_ROLLS:
+            self.limit(path, OVER_LIMIT, n=len(value), limit=MAX_SAVED_ROLLS)
+            return ()
+        found: list[SavedData] = []
+        seen: dict[str, str] = {}
+        for index, entry in enumerate(value):
+            where = f"{path}[{index}]"
+            data = self.obj(entry, where, _SAVED_FIELDS)
+            if data is None:
+                continue
+            name = data.get("name")
+            problem = name_problem(name) if "name" in data else None
+            if "name" not in data:
+                self.problem(f"{where}.name", MISSING)
+                continue
+            if problem:
+                self.problem(f"{where}.name", problem)
+                continue
+            key = normal_text(name).casefold()
+            if key in seen:
+                self.problem(f"{where}.name", ALREADY_USED, name=repr(name), path=seen[key])
+                continue
+            seen[key] = f"{where}.name"
+            label = data.get("label", "")
+            problem = name_problem(label) if label != "" else None
+            if problem:
+                self.problem(f"{where}.label", problem)
+                continue
+            command = self.saved_command(data.get("command"), f"{where}.command")
+            if command is not None:
+                found.append(SavedData(normal_text(name), command, normal_text(label)))
+        return tuple(found)
+
+    def saved_command(self, value: Any, path: str) -> dict[str, Any] | None:
+        data = self.obj(value, path, _COMMAND_FIELDS)
+        if data is None:
+            return None
+        problem = name_problem(data.get("name")) if "name" in data else None
+        if "name" not in data or problem:
+            self.problem(f"{path}.name", problem or MISSING)
+            return None
+        options = self.obj(
+            data.get("options", {}), f"{path}.options", tuple(data.get("options") or {})
+        )
+        if options is None:
+            return None
+        if len(options) > MAX_SAVED_OPTIONS:
+            self.limit(f"{path}.options", OVER_LIMIT, n=len(options), limit=MAX_SAVED_OPTIONS)
+            return None
+        clean: dict[str, Any] = {}
+        for key, option in options.items():
+            where = f"{path}.options.{_show(key)}"
+            if isinstance(option, bool) or (isinstance(option, int) and abs(option) < 1000):
+                clean[key] = option
+            elif isinstance(option, str) and name_problem(option) is None:
+                clean[key] = normal_text(option)
+            else:
+                self.problem(where, N_("expected a name, a whole number or true/false"))
+                return None
+            if name_problem(key) is not None:
+                self.problem(where, N_("not an option name"))
+                return None
+        return {"name": normal_text(data["name"]), "options": clean}
 
     def stats(self, value: Any, path: str, kind: str) -> dict[str, int]:
         if not isinstance(value, dict):

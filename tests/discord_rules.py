@@ -107,6 +107,7 @@ IS_COMPONENTS_V2 = 1 << 15
 ACTION_ROW, BUTTON = 1, 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 SELECT_MAX_OPTIONS = 25
+STRING_SELECT = 3
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 
@@ -633,6 +634,7 @@ def _component_problems(
         if isinstance(options, list) and len(options) > SELECT_MAX_OPTIONS:
             text = f"{at}: at most {SELECT_MAX_OPTIONS} options, has {len(options)}"
             problems.append(Problem((*path, "options"), MAX_LENGTH, text))
+        problems += _select_problems(component, at, path)
     else:
         return problems
     if not isinstance(custom_id, str) or not custom_id:
@@ -646,6 +648,75 @@ def _component_problems(
             problems.append(Problem(id_path, DUPLICATE_CUSTOM_ID, text))
         custom_ids.setdefault(custom_id, at)
     return problems
+
+
+def _select_problems(component: Mapping[str, Any], at: str, path: BodyPath) -> list[Problem]:
+    """A select menu's own rules (Discord's component reference, "String Select" and "Select
+    Option"): a string select (type 3) needs 1 to 25 options, each with a label and a value of
+    1 to 100 characters, the values unique; placeholder at most 150; min_values 0 to 25,
+    max_values 1 to 25, min no more than max, and max no more than the options offered."""
+    problems = _limit(
+        component.get("placeholder"), f"{at}.placeholder", (*path, "placeholder"), 150
+    )
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not _is_int(low) or not 0 <= low <= 25:
+        text = f"{at}.min_values must be 0 to 25, is {low!r}"
+        problems.append(Problem((*path, "min_values"), NOT_ALLOWED, text))
+    if not _is_int(high) or not 1 <= high <= 25:
+        text = f"{at}.max_values must be 1 to 25, is {high!r}"
+        problems.append(Problem((*path, "max_values"), NOT_ALLOWED, text))
+    elif _is_int(low) and low > high:
+        text = f"{at}: min_values {low} is more than max_values {high}"
+        problems.append(Problem((*path, "min_values"), NOT_ALLOWED, text))
+    if component.get("type") != STRING_SELECT:
+        return problems
+    options = component.get("options")
+    if not isinstance(options, list) or not options:
+        problems.append(
+            Problem((*path, "options"), REQUIRED, f"{at}: a string select needs options")
+        )
+        return problems
+    if _is_int(high) and high > len(options):
+        text = f"{at}.max_values {high} is more than its {len(options)} options"
+        problems.append(Problem((*path, "max_values"), NOT_ALLOWED, text))
+    seen: set[str] = set()
+    for index, option in enumerate(options):
+        where, option_path = f"{at}.options[{index}]", (*path, "options", index)
+        if not isinstance(option, Mapping):
+            problems.append(Problem(option_path, NOT_AN_OBJECT, f"{where} must be an object"))
+            continue
+        for key in ("label", "value"):
+            problems += _limit(
+                option.get(key), f"{where}.{key}", (*option_path, key), 100, required=True
+            )
+        problems += _limit(
+            option.get("description"), f"{where}.description", (*option_path, "description"), 100
+        )
+        value = option.get("value")
+        if isinstance(value, str):
+            if value in seen:
+                text = f"{where}: the value {value!r} is already used by another option"
+                problems.append(Problem((*option_path, "value"), DUPLICATE_CUSTOM_ID, text))
+            seen.add(value)
+    return problems
+
+
+def select_values_problem(component: Mapping[str, Any], values: Any) -> str | None:
+    """Why Discord's client could not send these `values` from this select (None: it could):
+    they must be strings among its options' values, unique, between min_values and max_values."""
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        return "values must be a list of strings"
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not low <= len(values) <= high:
+        return f"{len(values)} values picked; this select takes {low} to {high}"
+    if len(set(values)) != len(values):
+        return "a value is picked twice"
+    if component.get("type") == STRING_SELECT:
+        offered = {o.get("value") for o in component.get("options") or []}
+        strangers = [v for v in values if v not in offered]
+        if strangers:
+            return f"{strangers[0]!r} is not among the select's options"
+    return None
 
 
 def _walk(

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from cogs.utils.errors import UserError
+from cogs.utils.save_button import SaveButton
 from wire.i18n import tr, trc
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ OPTIONS_KEY = "command"
 
 def is_replay(interaction: discord.Interaction) -> bool:
     """Whether this interaction is a Roll again press replaying a command."""
-    return interaction.extras.get("wire_replay") is not None
+    extras = interaction.extras
+    return extras.get("wire_replay") is not None and not extras.get("wire_fresh")
 
 
 def options_of(interaction: discord.Interaction) -> dict[str, Any] | None:
@@ -85,9 +87,12 @@ class AgainButton(discord.ui.DynamicItem[discord.ui.Button], template=AGAIN_ID):
         await bot.tree.run(interaction, lambda: replay(bot, interaction, self.roll_id))
 
 
-def again_view(roll_id: int) -> discord.ui.View:
+def again_view(roll_id: int, *, savable: bool = False) -> discord.ui.View:
+    """Roll again, and Save beside it for a character's roll."""
     view = discord.ui.View(timeout=None)
     view.add_item(AgainButton(roll_id))
+    if savable:
+        view.add_item(SaveButton(roll_id))
     return view
 
 
@@ -101,7 +106,15 @@ async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -
         raise UserError(
             tr("Only {user} can roll this again; make your own roll.", user=f"<@{record.user_id}>")
         )
-    saved = record.inputs.get(OPTIONS_KEY)
+    await rerun(bot, interaction, record.inputs.get(OPTIONS_KEY))
+
+
+async def rerun(
+    bot: WireBot, interaction: discord.Interaction, saved: object, *, fresh: bool = False
+) -> None:
+    """Call a roll's command again with the options it was made with (`options_of`), so the
+    sheet is read as it is now; Roll again, a saved roll and the quick actions share it.
+    `fresh`: a new action (a saved roll, a tap on the panel), not a repeat of a logged one."""
     command = _command(bot, saved)
     if command is None or not isinstance(saved, dict):
         raise UserError(tr("This roll cannot be rolled again: make it with its command."))
@@ -115,6 +128,7 @@ async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -
             app_commands.Choice(name=str(value), value=value) if param.choices else value
         )
     interaction.extras["wire_replay"] = saved
+    interaction.extras["wire_fresh"] = fresh
     await command.callback(command.binding, interaction, **kwargs)  # type: ignore[arg-type]
 
 

@@ -267,7 +267,7 @@ async def deliver(
     else:
         roll_id = await bot.store.roll_of_interaction(record.guild_id, interaction.id)
     if view is None and roll_id is not None and OPTIONS_KEY in record.inputs:
-        view = again_view(roll_id)
+        view = again_view(roll_id, savable=record.character_id is not None)
     if not record.hidden:
         kwargs: dict[str, Any] = {"embed": embed}
         if view is not None:

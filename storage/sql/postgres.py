@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common, incharacter
+from storage.sql import advancement, common, incharacter, saved
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -145,6 +145,7 @@ STATEMENTS: dict[str, str] = {
     **incharacter.statements(DIALECT),
     **OWN,
     **advancement.STATEMENTS,
+    **saved.STATEMENTS,
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import advancement, common, incharacter
+from storage.sql import advancement, common, incharacter, saved
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -70,4 +70,5 @@ STATEMENTS: dict[str, str] = {
     **incharacter.statements(DIALECT),
     **IMPORT,
     **advancement.STATEMENTS,
+    **saved.STATEMENTS,
 }

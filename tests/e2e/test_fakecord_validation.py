@@ -142,7 +142,10 @@ REFUSED = {
                     {
                         "type": 3,
                         "custom_id": "pick",
-                        "options": [{"label": "o", "value": "o"}] * (rules.SELECT_MAX_OPTIONS + 1),
+                        "options": [
+                            {"label": "o", "value": f"o{n}"}
+                            for n in range(rules.SELECT_MAX_OPTIONS + 1)
+                        ],
                     }
                 )
             ]
@@ -195,3 +198,63 @@ def test_answer_is_discords_invalid_form_body() -> None:
         "code": 50035,
         "errors": errors,
     }
+
+
+def select(options: int = 2, **more: Any) -> dict[str, Any]:
+    chosen = [{"label": f"L{n}", "value": f"v{n}"} for n in range(options)]
+    return {"type": 3, "custom_id": "s", "options": chosen, **more}
+
+
+@pytest.mark.parametrize(
+    ("menu", "expected"),
+    [
+        (select(), []),
+        (select(25), []),
+        (select(26), [("components.0.components.0.options", rules.MAX_LENGTH)]),
+        (select(0), [("components.0.components.0.options", rules.REQUIRED)]),
+        (select(placeholder="p" * 150), []),
+        (
+            select(placeholder="p" * 151),
+            [("components.0.components.0.placeholder", rules.MAX_LENGTH)],
+        ),
+        (select(max_values=3), [("components.0.components.0.max_values", rules.NOT_ALLOWED)]),
+        (
+            select(min_values=2, max_values=1),
+            [("components.0.components.0.min_values", rules.NOT_ALLOWED)],
+        ),
+        (
+            {**select(), "options": [{"label": "a", "value": "x"}, {"label": "b", "value": "x"}]},
+            [("components.0.components.0.options.1.value", rules.DUPLICATE_CUSTOM_ID)],
+        ),
+        (
+            {**select(), "options": [{"label": "a" * 101, "value": "x"}]},
+            [("components.0.components.0.options.0.label", rules.MAX_LENGTH)],
+        ),
+        (
+            {**select(), "options": [{"label": "a", "value": ""}]},
+            [("components.0.components.0.options.0.value", rules.REQUIRED)],
+        ),
+    ],
+)
+def test_a_string_select_is_checked_as_discord_checks_it(menu, expected) -> None:
+    """Discord's component reference: 1 to 25 options, labels and values 1 to 100 characters
+    and unique values, a placeholder of at most 150, max_values no more than the options."""
+    assert leaves(message_errors({"components": [row(menu)]}, [], need_content=True)) == expected
+
+
+def test_a_select_shares_no_row_with_buttons() -> None:
+    errors = message_errors({"components": [row(select(), button())]}, [], need_content=True)
+    assert leaves(errors)
+
+
+@pytest.mark.parametrize(
+    ("values", "problem"),
+    [
+        (["v0"], None),
+        (["v9"], "'v9' is not among the select's options"),
+        ([], "0 values picked; this select takes 1 to 1"),
+        (["v0", "v1"], "2 values picked; this select takes 1 to 1"),
+    ],
+)
+def test_only_offered_values_can_be_picked(values, problem) -> None:
+    assert rules.select_values_problem(select(), values) == problem

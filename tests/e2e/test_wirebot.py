@@ -67,8 +67,11 @@ EXPECTED_COMMANDS = {
     "help",
     "history",
     "odds",
+    "panel",
     "privacy",
+    "r",
     "roll",
+    "save",
     "say",
     "me",
     "Edit post",  # message context menus

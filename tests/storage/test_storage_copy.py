@@ -62,6 +62,10 @@ async def _fill(store: SqliteStore) -> None:
     )
     gone = await store.create_character(GUILD, campaign.id, GM, "Gone", owner_id=GM)
     await store.set_active_character(GUILD, campaign.id, PLAYER, "Ash")
+    climb = {"name": "check", "options": {"attr_name": "Strength", "skill_name": "Climbing"}}
+    await store.save_roll(GUILD, campaign.id, PLAYER, ash.id, "climb", climb, "Up")
+    await store.save_roll(GUILD, campaign.id, PLAYER, ash.id, "gone", climb)
+    await store.delete_saved_roll(GUILD, campaign.id, PLAYER, ash.id, "gone")  # an id gap
     project = await store.start_project(
         GUILD, campaign.id, PLAYER, "Sword", 2, ash.id, attribute="Strength", skill="Climbing"
     )
@@ -159,7 +163,7 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert len(with_ids) == 11
+        assert len(with_ids) == 12  # character points' tables and saved_rolls too
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

@@ -13,6 +13,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tests import discord_rules as rules
+
 from .protocol import (
     DEFAULT_MEMBER_PERMISSIONS,
     DEFAULT_USER_ID,
@@ -259,7 +261,22 @@ class PayloadBuilder(FakecordState):
             message = stored
         msg = json.loads(json.dumps(message))
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
-        if values is not None:
+        if component_type in rules.SELECT_TYPES:
+            # A select interaction carries the picked `values` (Discord's "Message Component
+            # Data Structure"); a client can only pick among what the message offers.
+            select = _component_of(msg, custom_id)
+            if select is None or select.get("type") != component_type:
+                raise FakecordError(
+                    f"the message has no select menu of type {component_type} with custom_id "
+                    f"{custom_id!r}: a real client could not send this"
+                )
+            if select.get("disabled"):
+                raise FakecordError(f"the select {custom_id!r} is disabled")
+            problem = rules.select_values_problem(select, list(values or []))
+            if problem:
+                raise FakecordError(f"select {custom_id!r}: {problem}")
+            data["values"] = list(values or [])
+        elif values is not None:
             data["values"] = list(values)
         guild = self.guild(guild_id)
         return self._base_interaction(
@@ -395,3 +412,16 @@ def describe_interaction(payload: Mapping[str, Any]) -> str:
     if payload.get("type") == INTERACTION_MESSAGE_COMPONENT:
         return f"component {data.get('custom_id')!r}"
     return f"interaction type {payload.get('type')}"
+
+
+def _component_of(message: Mapping[str, Any], custom_id: str) -> Mapping[str, Any] | None:
+    """The component with this custom_id anywhere in the message's rows, or None."""
+    pending = list(message.get("components") or [])
+    while pending:
+        component = pending.pop()
+        if not isinstance(component, Mapping):
+            continue
+        if component.get("custom_id") == custom_id:
+            return component
+        pending += list(component.get("components") or [])
+    return None

@@ -1,0 +1,669 @@
+"""A character's quick actions: the panel (/panel), the target select, and the turn ping's buttons.
+
+Every button and select is a `DynamicItem` whose custom id names only lasting ids (a character,
+a saved roll, a fight: AUTOINCREMENT ids, never handed out twice) and a short hash of a weapon's
+name, so they survive a restart and answer from the sheet as it is at the press. What a press
+checks, in order: the character still exists, the presser is its player (a GM for an NPC), the
+weapon or saved roll is still there, the fight has not ended, and (for the turn ping) the turn
+has not moved on. Then it calls the command the typed path calls (`again.rerun`), so the roll is
+logged, answered and offered Roll again exactly as typed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.utils.again import rerun
+from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
+from cogs.utils.embeds import defence_name
+from cogs.utils.errors import UserError
+from cogs.utils.rolling import AttackLine, Roller, actor_of
+from cogs.utils.text import inert
+from storage.errors import NotFound
+from storage.models import Campaign, Combatant, Fight
+from storage.rules_saved import SavedRoll
+from wire.i18n import tr, trc
+from wire.odds import compute_odds
+from wire.sheet import Character, available_defences, defence_modifiers
+from wire.textcheck import clip
+
+if TYPE_CHECKING:
+    from bot import WireBot
+
+SELECT_MAX = 25
+"""Options in one select menu (Discord's limit)."""
+ROW_WIDTH = 5
+ROWS = 5
+PROBE_TOTALS = (10, 15, 20)
+"""The attack totals the panel's defence odds are shown against."""
+
+_TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})"
+WEAPON_ID = re.compile(r"wire:qw:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8})" + _TAIL)
+SAVED_ID = re.compile(r"wire:qs:(?P<saved>[0-9]{1,19})" + _TAIL)
+SAVED_SELECT_ID = re.compile(r"wire:qss:(?P<char>[0-9]{1,19})" + _TAIL)
+TARGET_ID = re.compile(
+    r"wire:qt:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8}|n-?[0-9]{1,3}_-?[0-9]{1,3}_-?[0-9]{1,3})"
+    r":(?P<mod>-?[0-9]{1,3})" + _TAIL + r":(?P<page>[0-9])"
+)
+SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
+DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})")
+END_ID = re.compile(r"wire:qe" + _TAIL)
+
+
+def weapon_hash(name: str) -> str:
+    """A weapon's short, stable mark for a custom id (its name may be too long for one)."""
+    return hashlib.sha256(name.casefold().encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where a quick action was offered: the fight (0: none) and, for the turn ping, the step
+    the turn was at plus one (0: not bound to a turn)."""
+
+    fight: int = 0
+    turn: int = 0
+
+    @property
+    def tail(self) -> str:
+        return f":{self.fight}:{self.turn}"
+
+    @classmethod
+    def of(cls, match: Any) -> Turn:
+        return cls(int(match["fight"]), int(match["turn"]))
+
+
+def _bot(interaction: discord.Interaction) -> WireBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+# ---- the checks at a press ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A press that passed the checks: the campaign, the character as it is now, and the fight."""
+
+    campaign: Campaign
+    character: Character
+    fight: Fight | None
+
+
+async def check_press(
+    interaction: discord.Interaction, character_id: int, turn: Turn = Turn()
+) -> Pressed:
+    bot = _bot(interaction)
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError(tr("This button works in a server channel."))
+    actor = actor_of(interaction)
+    campaign = await bot.store.campaign_for_channel(
+        interaction.guild_id, interaction.channel_id, actor
+    )
+    try:
+        character = await bot.store.get_character_by_id(
+            interaction.guild_id, campaign.id, character_id
+        )
+    except NotFound:
+        raise UserError(
+            tr("This character no longer exists, so its quick actions are gone.")
+        ) from None
+    allowed = campaign.is_gm(actor) if character.is_npc else character.owner_id == actor
+    if not allowed:
+        raise UserError(
+            tr(
+                "These are {name}'s quick actions: only its player can use them. /panel shows "
+                "your own.",
+                name=inert(character.name),
+            )
+        )
+    fight = None
+    if turn.fight:
+        fight = await bot.store.get_fight(interaction.guild_id, turn.fight)
+        if fight is None or fight.ended:
+            raise UserError(tr("That fight is over, so this action is gone. /panel shows yours."))
+        if turn.turn and fight.step != turn.turn - 1:
+            raise UserError(
+                tr(
+                    "That turn has moved on: these actions were for an earlier turn. The "
+                    "tracker shows whose turn it is now."
+                )
+            )
+    return Pressed(campaign, character, fight)
+
+
+def _as_character(pressed: Pressed, actor: int) -> dict[str, Any]:
+    """The option that makes a command roll as this character: npc: for a GM's NPC; a player's
+    own character must be their active one (the command rolls with it)."""
+    if pressed.character.is_npc:
+        return {"npc": pressed.character.name}
+    return {}
+
+
+async def _require_active(interaction: discord.Interaction, pressed: Pressed) -> None:
+    if pressed.character.is_npc or interaction.guild_id is None:
+        return
+    active = await _bot(interaction).store.get_active_character(
+        interaction.guild_id, pressed.campaign.id, interaction.user.id
+    )
+    if active is None or active.id != pressed.character.id:
+        raise UserError(
+            tr(
+                "{name} is not your active character now. Make it active with /character use, "
+                "or open /panel for the one you play.",
+                name=inert(pressed.character.name),
+            )
+        )
+
+
+# ---- what the panel shows ---------------------------------------------------------------------
+def _button(item: discord.ui.DynamicItem[Any], row: int) -> discord.ui.DynamicItem[Any]:
+    item.item.row = row
+    return item
+
+
+def actions_view(
+    character: Character,
+    saved: list[SavedRoll],
+    turn: Turn = Turn(),
+    *,
+    end_turn: bool = False,
+    extras: bool = True,
+) -> discord.ui.View:
+    """Weapons (attack), saved rolls, and the sheet and defence odds (or End turn), in at most
+    five rows of five: saved rolls that do not fit as buttons become one select menu."""
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for start in range(0, len(character.weapons), ROW_WIDTH):
+        for weapon in character.weapons[start : start + ROW_WIDTH]:
+            view.add_item(_button(WeaponButton(character.id, weapon.name, turn), row))
+        row += 1
+    tools: list[discord.ui.DynamicItem[Any]] = []
+    if end_turn:
+        tools.append(EndTurnButton(turn))
+    if extras:
+        tools += [SheetButton(character.id), DefencesButton(character.id)]
+    rows_left = ROWS - row - (1 if tools else 0)
+    if len(saved) <= rows_left * ROW_WIDTH:
+        for start in range(0, len(saved), ROW_WIDTH):
+            for roll in saved[start : start + ROW_WIDTH]:
+                view.add_item(_button(SavedButton(roll, turn), row))
+            row += 1
+    elif saved:
+        view.add_item(SavedSelect(character.id, saved[:SELECT_MAX], turn, row))
+        row += 1
+    for tool in tools:
+        view.add_item(_button(tool, row))
+    return view
+
+
+def panel_text(character: Character, saved: list[SavedRoll]) -> str:
+    lines = [tr("**{name}**: quick actions, for you alone.", name=inert(character.name))]
+    if not character.weapons:
+        lines.append(tr("No weapons on the sheet yet: /character weapon adds one."))
+    if not saved:
+        lines.append(tr("No saved rolls yet: press Save under a roll, or use /save."))
+    return "\n".join(lines)
+
+
+async def send_panel(
+    interaction: discord.Interaction, character: Character, campaign: Campaign
+) -> None:
+    bot = _bot(interaction)
+    assert interaction.guild_id is not None
+    saved = await bot.store.saved_rolls(interaction.guild_id, campaign.id, character.id)
+    await interaction.response.send_message(
+        panel_text(character, saved), view=actions_view(character, saved), ephemeral=True
+    )
+
+
+# ---- targets -----------------------------------------------------------------------------------
+async def target_names(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    campaign: Campaign,
+    character: Character,
+    fight: Fight | None,
+) -> list[tuple[str, str]]:
+    """(label, value) of whom this character may attack: the fight's combatants in fight order
+    (not itself, not the downed) when a fight runs here; else the campaign's characters, where
+    a player sees only the player characters and the NPCs already in play."""
+    if fight is not None:
+        return [
+            (c.name, c.name)
+            for c in fight.order()
+            if c.character_id != character.id and not c.health.down
+        ]
+    assert interaction.guild_id is not None
+    actor = actor_of(interaction)
+    gm = campaign.is_gm(actor)
+    found = await bot.store.find_characters(
+        interaction.guild_id, campaign.id, "", is_npc=None if gm else False, limit=SELECT_MAX + 1
+    )
+    named = [(c.name + (" (" + tr("NPC") + ")" if c.is_npc else ""), c.name) for c in found]
+    if not gm:  # the NPCs that showed themselves, as the target autocomplete offers them
+        npc = " (" + tr("NPC") + ")"
+        in_play = await bot.store.npcs_in_play(
+            interaction.guild_id, campaign.id, "", limit=SELECT_MAX
+        )
+        named += [(name + npc, name) for name in in_play]
+    return [(label, value) for label, value in named if value != character.name]
+
+
+def target_view(
+    character_id: int, what: str, mod: int, turn: Turn, names: list[tuple[str, str]]
+) -> discord.ui.View:
+    """One select of up to 25 targets, a second (and more, up to five) beyond that."""
+    view = discord.ui.View(timeout=None)
+    for page, start in enumerate(range(0, min(len(names), SELECT_MAX * ROWS), SELECT_MAX)):
+        view.add_item(
+            TargetSelect(character_id, what, mod, turn, page, names[start : start + SELECT_MAX])
+        )
+    return view
+
+
+async def offer_targets(
+    interaction: discord.Interaction,
+    pressed: Pressed,
+    what: str,
+    mod: int,
+    turn: Turn,
+    weapon_name: str | None,
+) -> None:
+    """Ask, privately, whom the attack goes against: the select rolls it."""
+    bot = _bot(interaction)
+    fight = pressed.fight
+    if fight is None and interaction.guild_id is not None and interaction.channel_id is not None:
+        fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
+    names = await target_names(bot, interaction, pressed.campaign, pressed.character, fight)
+    if not names:
+        raise UserError(tr("There is no one here to attack. Give the target with /attack target:."))
+    turn = Turn(fight.id if fight else 0, turn.turn)
+    question = (
+        tr(
+            "Whom does **{name}** attack with **{weapon}**?",
+            name=inert(pressed.character.name),
+            weapon=inert(weapon_name),
+        )
+        if weapon_name
+        else tr("Whom does **{name}** attack?", name=inert(pressed.character.name))
+    )
+    if len(names) > SELECT_MAX * ROWS:
+        question += "\n" + tr(
+            "Only the first {count} are listed; type /attack target: for others.",
+            count=SELECT_MAX * ROWS,
+        )
+    await interaction.response.send_message(
+        question,
+        view=target_view(pressed.character.id, what, mod, turn, names),
+        ephemeral=True,
+    )
+
+
+def numbers_mark(strength: int, skill: int, base: int) -> str:
+    return f"n{strength}_{skill}_{base}"
+
+
+def _attack_options(character: Character, what: str, mod: int) -> dict[str, Any]:
+    if what.startswith("n"):
+        strength, skill, base = (int(part) for part in what[1:].split("_"))
+        options: dict[str, Any] = {"str": strength, "skill": skill, "base": base}
+    else:
+        weapon = next((w for w in character.weapons if weapon_hash(w.name) == what), None)
+        if weapon is None:
+            raise UserError(
+                tr(
+                    "{name} no longer has that weapon. /panel shows what it has now.",
+                    name=inert(character.name),
+                )
+            )
+        options = {"weapon": weapon.name}
+    if mod:
+        options["mod"] = mod
+    return options
+
+
+# ---- the items ---------------------------------------------------------------------------------
+class WeaponButton(discord.ui.DynamicItem[discord.ui.Button], template=WEAPON_ID):
+    pattern = WEAPON_ID
+
+    def __init__(
+        self, character_id: int, weapon: str, turn: Turn = Turn(), *, mark: str = ""
+    ) -> None:
+        mark = mark or weapon_hash(weapon)
+        super().__init__(
+            discord.ui.Button(
+                label=clip("⚔️ " + weapon, BUTTON_LABEL_MAX) if weapon else trc("button", "Attack"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"wire:qw:{character_id}:{mark}{turn.tail}",
+            )
+        )
+        self.character_id, self.mark, self.turn = character_id, mark, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> WeaponButton:
+        return cls(int(match["char"]), "", Turn.of(match), mark=match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction) -> None:
+        pressed = await check_press(interaction, self.character_id, self.turn)
+        options = _attack_options(pressed.character, self.mark, 0)
+        await offer_targets(interaction, pressed, self.mark, 0, self.turn, options.get("weapon"))
+
+
+class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID):
+    pattern = TARGET_ID
+
+    def __init__(
+        self,
+        character_id: int,
+        what: str,
+        mod: int,
+        turn: Turn,
+        page: int,
+        names: list[tuple[str, str]] | None = None,
+    ) -> None:
+        options = [
+            discord.SelectOption(label=clip(label, CHOICE_NAME_MAX), value=value)
+            for label, value in (names or [])
+        ] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=trc("select", "Pick the target"),
+                options=options,
+                custom_id=f"wire:qt:{character_id}:{what}:{mod}{turn.tail}:{page}",
+                row=page,
+            )
+        )
+        self.character_id, self.what, self.mod, self.turn = character_id, what, mod, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any, /
+    ) -> TargetSelect:
+        return cls(
+            int(match["char"]), match["what"], int(match["mod"]), Turn.of(match), int(match["page"])
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).tree.run(interaction, lambda: self._pick(interaction))
+
+    async def _pick(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1 or not isinstance(values[0], str):
+            raise UserError(tr("Pick one target from the list."))
+        pressed = await check_press(interaction, self.character_id, self.turn)
+        await _require_active(interaction, pressed)
+        target = values[0]
+        if pressed.fight is not None and pressed.fight.find(target) is None:
+            raise UserError(
+                tr("{name} is no longer in this fight. Press the weapon again.", name=inert(target))
+            )
+        options = {**_attack_options(pressed.character, self.what, self.mod), "target": target}
+        options.update(_as_character(pressed, interaction.user.id))
+        await rerun(
+            _bot(interaction), interaction, {"name": "attack", "options": options}, fresh=True
+        )
+
+
+class SavedButton(discord.ui.DynamicItem[discord.ui.Button], template=SAVED_ID):
+    pattern = SAVED_ID
+
+    def __init__(self, saved: SavedRoll | int, turn: Turn = Turn()) -> None:
+        saved_id = saved if isinstance(saved, int) else saved.id
+        label = "🎲 " + (saved.name if isinstance(saved, SavedRoll) else str(saved_id))
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label, BUTTON_LABEL_MAX),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wire:qs:{saved_id}{turn.tail}",
+            )
+        )
+        self.saved_id, self.turn = saved_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> SavedButton:
+        return cls(int(match["saved"]), Turn.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).tree.run(
+            interaction, lambda: roll_saved_id(interaction, self.saved_id, self.turn)
+        )
+
+
+class SavedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SAVED_SELECT_ID):
+    pattern = SAVED_SELECT_ID
+
+    def __init__(
+        self, character_id: int, saved: list[SavedRoll] | None, turn: Turn, row: int = 0
+    ) -> None:
+        options = [
+            discord.SelectOption(label=clip(s.name, CHOICE_NAME_MAX), value=str(s.id))
+            for s in (saved or [])
+        ] or [discord.SelectOption(label="-", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=trc("select", "Roll a saved roll"),
+                options=options,
+                custom_id=f"wire:qss:{character_id}{turn.tail}",
+                row=row,
+            )
+        )
+        self.character_id, self.turn = character_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any, /
+    ) -> SavedSelect:
+        return cls(int(match["char"]), None, Turn.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or ["0"]
+        saved_id = int(values[0]) if str(values[0]).isdigit() else 0
+        await _bot(interaction).tree.run(
+            interaction, lambda: roll_saved_id(interaction, saved_id, self.turn)
+        )
+
+
+async def roll_saved_id(interaction: discord.Interaction, saved_id: int, turn: Turn) -> None:
+    bot = _bot(interaction)
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError(tr("This button works in a server channel."))
+    campaign = await bot.store.campaign_for_channel(
+        interaction.guild_id, interaction.channel_id, actor_of(interaction)
+    )
+    saved = await bot.store.get_saved_roll(interaction.guild_id, campaign.id, saved_id)
+    if saved is None:
+        raise UserError(tr("That saved roll no longer exists. /save lists your saved rolls."))
+    pressed = await check_press(interaction, saved.character_id, turn)
+    await roll_saved(interaction, pressed, saved, 0)
+
+
+async def roll_saved(
+    interaction: discord.Interaction, pressed: Pressed, saved: SavedRoll, mod: int
+) -> None:
+    """Roll a saved roll as its character, from the sheet as it is now, `mod` on top."""
+    await _require_active(interaction, pressed)
+    options = dict(saved.command.get("options") or {})
+    options.update(_as_character(pressed, interaction.user.id))
+    if mod:
+        options["mod"] = int(options.get("mod") or 0) + mod
+    await rerun(
+        _bot(interaction),
+        interaction,
+        {"name": saved.command.get("name"), "options": options},
+        fresh=True,
+    )
+
+
+class SheetButton(discord.ui.DynamicItem[discord.ui.Button], template=SHEET_ID):
+    pattern = SHEET_ID
+
+    def __init__(self, character_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "Sheet"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wire:qh:{character_id}",
+            )
+        )
+        self.character_id = character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> SheetButton:
+        return cls(int(match["char"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction) -> None:
+        from cogs.characters import sheet_embed  # the sheet as /character show draws it
+
+        pressed = await check_press(interaction, self.character_id)
+        await interaction.response.send_message(
+            embed=sheet_embed(pressed.character), ephemeral=True
+        )
+
+
+class DefencesButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCES_ID):
+    pattern = DEFENCES_ID
+
+    def __init__(self, character_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "Defence odds"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wire:qd:{character_id}",
+            )
+        )
+        self.character_id = character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> DefencesButton:
+        return cls(int(match["char"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction) -> None:
+        pressed = await check_press(interaction, self.character_id)
+        await interaction.response.send_message(
+            defence_odds_text(pressed.character), ephemeral=True
+        )
+
+
+def defence_odds_text(character: Character) -> str:
+    """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
+    attacker wins ties, so the defender needs more)."""
+    lines = [
+        tr(
+            "**{name}**: the odds of each defence against an attack total (a tie goes to the "
+            "attacker)",
+            name=inert(character.name),
+        )
+    ]
+    for defence in available_defences(character):
+        bonus = sum(m.value for m in defence_modifiers(character, defence))
+        chances = ", ".join(
+            tr(
+                "{percent}% against {total}",
+                percent=round(float(compute_odds(bonus - vs, wins_ties=False).chance) * 100),
+                total=vs,
+            )
+            for vs in PROBE_TOTALS
+        )
+        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances}")
+    return "\n".join(lines)
+
+
+class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=END_ID):
+    pattern = END_ID
+
+    def __init__(self, turn: Turn) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "End turn"),
+                style=discord.ButtonStyle.success,
+                custom_id=f"wire:qe{turn.tail}",
+            )
+        )
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> EndTurnButton:
+        return cls(Turn.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.fights import end_turn  # the one place a turn is ended and announced
+
+        await _bot(interaction).tree.run(
+            interaction, lambda: end_turn(_bot(interaction), interaction, self.turn)
+        )
+
+
+async def turn_actions(bot: WireBot, fight: Fight) -> discord.ui.View | None:
+    """The turn ping's buttons for a player character's turn: its weapons, saved rolls, End
+    turn. None when an NPC (or no one) acts, or the sheet is gone."""
+    current: Combatant | None = fight.current()
+    if current is None or current.is_npc or current.character_id is None:
+        return None
+    try:
+        character = await bot.store.get_character_by_id(
+            fight.guild_id, fight.campaign_id, current.character_id
+        )
+    except NotFound:
+        return None
+    saved = await bot.store.saved_rolls(fight.guild_id, fight.campaign_id, character.id)
+    turn = Turn(fight.id, fight.step + 1)
+    return actions_view(character, saved, turn, end_turn=True, extras=False)
+
+
+ITEMS = (
+    WeaponButton,
+    TargetSelect,
+    SavedButton,
+    SavedSelect,
+    SheetButton,
+    DefencesButton,
+    EndTurnButton,
+)
+
+
+async def offer_opponents(
+    interaction: discord.Interaction,
+    roller: Roller,
+    line: AttackLine,
+    numbers: tuple[int | None, int | None, int | None],
+    mod: int,
+) -> bool:
+    """/attack in a running fight with neither target nor vs: offer the opponents to pick from.
+    False where there is no fight here, or no sheet to attack as (then the command refuses)."""
+    character = roller.character
+    if character is None:
+        return False
+    fight = await _bot(interaction).store.running_fight(roller.guild_id, roller.channel_id)
+    if fight is None:
+        return False
+    if line.weapon is not None:
+        what = weapon_hash(line.weapon.name)
+    else:
+        strength, skill, base = numbers
+        assert strength is not None and skill is not None and base is not None
+        what = numbers_mark(strength, skill, base)
+    pressed = Pressed(roller.campaign, character, fight)
+    name = line.weapon.name if line.weapon else None
+    await offer_targets(interaction, pressed, what, mod, Turn(fight.id), name)
+    return True

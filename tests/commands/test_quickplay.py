@@ -1,0 +1,178 @@
+"""Quick play through the simulated Discord: saved rolls, the panel, the turn ping's taps."""
+
+from __future__ import annotations
+
+from tests.commands.conftest import embed_of, field
+from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
+from tests.commands.test_fights import fight_table
+
+
+async def test_save_and_reroll_from_the_sheet_as_it_is_now(world):
+    await make_jaime(world)
+    bob, channel = world.bob, world.channel
+    world.dice.push(10)
+    first = await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    assert field(embed_of(first), "Total") == "**18** vs TN 15"
+    refused = await world.carol.click(first.response, label="Save")
+    assert refused.response.ephemeral and "Only <@" in refused.response.content
+    saved = await bob.click(first.response, label="Save")
+    assert saved.response.ephemeral
+    assert "**check Strength Long swords**" in saved.response.content
+    named = await bob.slash(channel, "save", name="swing")
+    assert "**swing**" in named.response.content
+    await bob.slash(channel, "character set", attribute="Strength", value=5)
+    world.dice.push(10)
+    again = await bob.slash(channel, "r", name="swing", mod=2)
+    assert field(embed_of(again), "Total") == "**22** vs TN 15"  # 10 + 5 (now) + 5 + 2
+    listed = await bob.slash(channel, "save")
+    assert "**swing**" in listed.response.content
+    await bob.slash(channel, "save", name="swing", rename="Hieb")
+    gone = await bob.slash(channel, "r", name="swing")
+    assert gone.response.ephemeral and "No saved roll named" in gone.response.content
+    await bob.slash(channel, "save", name="Hieb", delete=True)
+    listed = await bob.slash(channel, "save")
+    assert "**Hieb**" not in listed.response.content
+
+
+async def test_the_panel_attacks_with_a_target_select_in_a_running_fight(world):
+    await fight_table(world)
+    bob, channel = world.bob, world.channel
+    panel = await bob.slash(channel, "panel")
+    assert panel.response.ephemeral
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    assert asked.response.ephemeral
+    world.dice.push(15, 3)
+    hit = await bob.select(asked.response, ["Goblin 2"])
+    assert "Goblin 2" in str(embed_of(hit))
+    assert embed_of(hit)["description"].startswith("**Hit: 5 DoS, 10 damage**")
+    await world.restart()
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    assert asked.response.ephemeral and "Whom does" in asked.response.content
+
+
+async def test_a_turn_taken_with_taps_from_the_ping(world):
+    await fight_table(world)
+    alice, bob, carol, channel = world.alice, world.bob, world.carol, world.channel
+    await alice.slash(channel, "fight next")  # Ser Carol's turn
+    carols = await carol.slash(channel, "fight next")  # Jaime's turn: Bob is pinged
+    ping = carols.response
+    assert ping.content.startswith("Round 1: **Jaime** (<@")
+    stranger = await carol.click(ping, label="⚔️ Long sword")
+    assert stranger.response.ephemeral and "only its player" in stranger.response.content
+    asked = await bob.click(ping, label="⚔️ Long sword")
+    assert [o["value"] for o in asked.response.components[0]["components"][0]["options"]][:2] == [
+        "Ser Carol",
+        "Goblin 1",
+    ]
+    world.dice.push(15, 3)  # 15 + 8 = 23 against 3 + 2 = 5 (Goblin 1 parries)
+    hit = await bob.select(asked.response, ["Goblin 1"])
+    assert embed_of(hit)["description"].startswith("**Hit")
+    ended = await bob.click(ping, label="End turn")
+    assert ended.response.content.startswith("Round 1: **Goblin 1**")
+    late = await bob.click(ping, label="⚔️ Long sword")
+    assert late.response.ephemeral and "moved on" in late.response.content
+
+
+async def test_attack_without_target_in_a_fight_offers_the_opponents(world):
+    await fight_table(world)
+    offered = await world.bob.slash(world.channel, "attack")
+    assert offered.response.ephemeral and "Whom does **Jaime**" in offered.response.content
+    world.dice.push(15, 3)
+    hit = await world.bob.select(offered.response, ["Goblin 3"])
+    assert "Goblin 3" in str(embed_of(hit))
+
+
+async def test_stale_presses_are_refused_with_a_note(world):
+    await fight_table(world)
+    bob, alice, channel = world.bob, world.alice, world.channel
+    panel = await bob.slash(channel, "panel")
+    await bob.slash(channel, "character remove", weapon="Long sword")
+    gone = await bob.click(panel.response, label="⚔️ Long sword")
+    assert gone.response.ephemeral and "no longer has that weapon" in gone.response.content
+    await bob.slash(
+        channel, "character weapon", weapon="Long sword", base=5, attribute="Strength",
+        skill="Long swords",
+    )  # fmt: skip
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    await alice.slash(channel, "fight end")
+    ended = await bob.select(asked.response, ["Goblin 1"])
+    assert ended.response.ephemeral and "fight is over" in ended.response.content
+
+
+async def test_a_deleted_character_s_panel_is_refused(world):
+    await make_jaime(world)
+    panel = await world.bob.slash(world.channel, "panel")
+    deleted = await world.bob.slash(world.channel, "character delete", name="Jaime")
+    if deleted.response.components:  # a confirmation question
+        await world.bob.click(deleted.response, label="Delete")
+    gone = await world.bob.click(panel.response, label="Sheet")
+    assert gone.response.ephemeral and "no longer exists" in gone.response.content
+
+
+async def test_saved_rolls_stop_at_25_with_a_clear_refusal(world):
+    await make_jaime(world)
+    bob, channel = world.bob, world.channel
+    await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    for number in range(25):
+        await bob.slash(channel, "save", name=f"roll {number}")
+    refused = await bob.slash(channel, "save", name="one more")
+    assert refused.response.ephemeral
+    assert "Jaime has 25 saved rolls, the most a character keeps" in refused.response.content
+    replaced = await bob.slash(channel, "save", name="roll 3")
+    assert "in place of the roll saved under that name" in replaced.response.content
+    panel = await bob.slash(channel, "panel")  # 1 weapon, 25 saved rolls: they go in a select
+    rows = panel.response.components
+    assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+    world.dice.push(10)
+    rolled = await bob.select(
+        panel.response, [str(rows[1]["components"][0]["options"][0]["value"])]
+    )
+    assert field(embed_of(rolled), "Total") == "**18** vs TN 15"
+
+
+async def test_panel_rolls_are_in_the_history_and_a_player_sees_no_hidden_npc(world):
+    await make_jaime(world)
+    await make_goblin(world)
+    await make_ser_carol(world)
+    bob, channel = world.bob, world.channel
+    panel = await bob.slash(channel, "panel")
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    offered = [o["value"] for o in asked.response.components[0]["components"][0]["options"]]
+    assert offered == ["Ser Carol"]  # a GM's NPC not yet in play stays hidden from players
+    await world.alice.slash(channel, "check", npc="Goblin", attr=1, skill=1, vs=10)
+    shown = await bob.click(panel.response, label="⚔️ Long sword")
+    offered = [o["value"] for o in shown.response.components[0]["components"][0]["options"]]
+    assert offered == ["Ser Carol", "Goblin"]  # it rolled in public: now it is in play
+    world.dice.push(15)
+    attack = await bob.select(asked.response, ["Ser Carol"])
+    assert not attack.response.ephemeral and "<@" in attack.response.content  # Carol defends
+    history = embed_of(await bob.slash(channel, "history"))["description"]
+    assert "Ser Carol" in history
+    asked = await world.alice.slash(channel, "panel", npc="Goblin")
+    assert asked.response.ephemeral
+
+
+async def test_german_quick_play(world, client_languages):
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    await make_ser_carol(world)
+    bob, channel = world.bob, world.channel
+    world.dice.push(10)
+    first = await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    saved = await bob.click(first.response, label="Speichern")
+    assert saved.response.content.startswith("Für Jaime als **check Strength Long swords**")
+    panel = await bob.slash(channel, "panel")
+    assert panel.response.content == "**Jaime**: Schnellaktionen, nur für dich."
+    asked = await bob.click(panel.response, label="⚔️ Long sword")
+    assert asked.response.content.startswith("Wen greift **Jaime** mit **Long sword** an?")
+    odds = await bob.click(panel.response, label="Abwehrchancen")
+    assert "% gegen 15" in odds.response.content
+
+
+async def test_attack_with_numbers_in_a_fight_offers_the_opponents_too(world):
+    await fight_table(world)
+    offered = await world.bob.slash(world.channel, "attack", str=3, skill=5, base=5, mod=1)
+    assert offered.response.content == "Whom does **Jaime** attack?"
+    world.dice.push(15, 3)
+    hit = await world.bob.select(offered.response, ["Goblin 1"])
+    assert field(embed_of(hit), "Total").startswith("**24**")  # 15 + 3 + 5 + 1
