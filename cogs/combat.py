@@ -246,7 +246,10 @@ class Combat(commands.Cog):
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
         line = attack_line(roller, strength, skill, base, weapon, mod)
-        if vs is None and target is None:
+        # A plain attack only: the pick from the opponents rolls a fresh die in public, so an
+        # attack with its own die, a take 10, a defence or private would lose them there.
+        plain = roll is None and not take10 and not private and defence is None
+        if vs is None and target is None and plain:
             numbers = (strength, skill, base)
             if await offer_opponents(interaction, roller, line, numbers, mod):
                 return

@@ -176,3 +176,13 @@ async def test_attack_with_numbers_in_a_fight_offers_the_opponents_too(world):
     world.dice.push(15, 3)
     hit = await world.bob.select(offered.response, ["Goblin 1"])
     assert field(embed_of(hit), "Total").startswith("**24**")  # 15 + 3 + 5 + 1
+
+
+async def test_attack_with_its_own_die_or_private_in_a_fight_asks_for_a_target(world):
+    """The pick from the opponents rolls a fresh public die: an attack given its own die, a take
+    10, a defence or private is asked for its target instead of losing them there."""
+    await fight_table(world)
+    for options in ({"private": True}, {"roll": 12}, {"take10": True}):
+        asked = await world.bob.slash(world.channel, "attack", **options)
+        assert asked.response.ephemeral and not asked.response.components, options
+        assert "with target" in asked.response.content, asked.response.content
