@@ -17,7 +17,18 @@ from wire.degrees import Degrees, degrees_of
 from wire.dice import Die, DieSource
 from wire.errors import RulesError
 from wire.i18n import tr
-from wire.odds import DamageRole, Odds, Outcome, compute_odds, damage_for
+from wire.odds import DamageRole, Odds, Outcome, compute_odds
+
+
+def damage_for(base: int, role: DamageRole, outcome: Outcome) -> int:
+    """Damage after an exchange, seen from the roller's side.
+
+    The attacker's DoS add to the base; the defender's DoS take from it, never below 0.
+    """
+    attacker_won = outcome.success == (role is DamageRole.ATTACKER)
+    if attacker_won:
+        return base + outcome.degrees
+    return max(0, base - outcome.degrees)
 
 
 class Defence(StrEnum):

@@ -6,6 +6,10 @@ sides roll, the 400 pairs of faces grouped by their difference (d = a - b occurs
 Each capped result (0 to 5 DoS or DoF) is a range of differences, so its count is a difference of
 two cumulative sums over those cases: a dozen lookups, cheap enough for every reply, and cached
 besides.
+
+`Outcome` and `DamageRole` live here, not in wire/combat.py with the damage rule
+(`combat.damage_for`): the odds of checks and contests are made of outcomes too, and the damage
+table needs the role, while combat imports these odds; the other way round would be a circle.
 """
 
 from __future__ import annotations
@@ -44,17 +48,6 @@ class Odds:
     """Probability of each damage figure, for combat; None otherwise."""
     cases: int
     """20 against a known total, 400 when both sides roll."""
-
-
-def damage_for(base: int, role: DamageRole, outcome: Outcome) -> int:
-    """Damage after an exchange, seen from the roller's side.
-
-    The attacker's DoS add to the base; the defender's DoS take from it, never below 0.
-    """
-    attacker_won = outcome.success == (role is DamageRole.ATTACKER)
-    if attacker_won:
-        return base + outcome.degrees
-    return max(0, base - outcome.degrees)
 
 
 def _cumulative(weights: dict[int, int]) -> tuple[int, tuple[int, ...]]:
@@ -143,9 +136,9 @@ def compute_odds(
     outcomes = {_OUTCOMES[i]: fraction[counts[i]] for i in _SORTED if counts[i]}
     damage = None
     if base is not None:
-        # damage_for, unrolled: the attacker's DoS add to the base, the defender's take from it
-        # (never below 0). The shifts run from the least damage to the most, so the figures come
-        # out in order.
+        # wire.combat.damage_for, unrolled: the attacker's DoS add to the base, the defender's
+        # take from it (never below 0). The shifts run from the least damage to the most, so the
+        # figures come out in order.
         damage_counts: dict[int, int] = {}
         for shift, i in _ATTACKER_SHIFTS if role is DamageRole.ATTACKER else _DEFENDER_SHIFTS:
             count = counts[i]
