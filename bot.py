@@ -29,6 +29,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.utils import collector
 from cogs.utils.config import (
     TOKEN_HELP,
     Config,
@@ -340,8 +341,11 @@ async def run(config: Config, force_sync: bool) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    collector.tune()  # this process's collector (cogs/utils/collector.py says why)
+    freezer: asyncio.Task[None] | None = None
     try:
         async with bot:
+            freezer = asyncio.create_task(collector.freeze_when_ready(bot))
             await bot.start(config.token)
     except discord.LoginFailure:
         print(f"Discord refused the token in DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
@@ -358,6 +362,8 @@ async def run(config: Config, force_sync: bool) -> int:
         print(f"The bot did not start: {exc}", file=sys.stderr)
         return 1
     finally:
+        if freezer is not None:
+            freezer.cancel()
         # discord.py's own exit skips close() once closing has begun; ours must still finish
         # (the database closes last), before asyncio.run cancels what is left.
         await bot.close()
