@@ -166,7 +166,7 @@ class QuickPlay(commands.Cog):
     @app_commands.autocomplete(npc=ac.npc_names)
     async def panel(self, interaction: discord.Interaction, npc: Name | None = None) -> None:
         roller = await load_roller(self.bot, interaction, npc)
-        await send_panel(interaction, _sheet(roller), roller.campaign)
+        await send_panel(interaction, _sheet(roller), roller.campaign, roller.name)
 
 
 async def setup(bot: WireBot) -> None:

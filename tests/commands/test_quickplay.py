@@ -186,3 +186,53 @@ async def test_attack_with_its_own_die_or_private_in_a_fight_asks_for_a_target(w
         asked = await world.bob.slash(world.channel, "attack", **options)
         assert asked.response.ephemeral and not asked.response.components, options
         assert "with target" in asked.response.content, asked.response.content
+
+
+async def goblins_turn(world, turns: int = 4) -> None:
+    """fight_table, then the turns moved on to Goblin 2 (Ser Carol, Jaime, Goblin 1, Goblin 2)."""
+    await fight_table(world)
+    for _ in range(turns):
+        await world.alice.slash(world.channel, "fight next")
+
+
+async def test_a_gm_s_attack_as_a_copy_picked_from_the_opponents_is_that_copy_s(world):
+    """npc:Goblin 1 without a target while Goblin 2 has the turn: Goblin 1 attacks and is
+    credited, and it may attack its fellow copies (not itself)."""
+    await goblins_turn(world)
+    alice, channel = world.alice, world.channel
+    offered = await alice.slash(channel, "attack", npc="Goblin 1", str=1, skill=2, base=3)
+    assert offered.response.content == "Whom does **Goblin 1** attack?"
+    values = [o["value"] for o in offered.response.components[0]["components"][0]["options"]]
+    assert values == ["Ser Carol", "Jaime", "Goblin 2", "Goblin 3"]
+    stranger = await world.carol.slash(channel, "attack", npc="Goblin 1", str=1, skill=2, base=3)
+    assert stranger.response.ephemeral and "Only a GM" in stranger.response.content
+    world.dice.push(20)  # 20 + 3 = 23 against Goblin 3 taking 10: 10 + 1 + 2 = 13: 5 DoS, 8 damage
+    hit = await alice.select(offered.response, ["Goblin 3"])
+    assert embed_of(hit)["title"].startswith("Goblin 1"), embed_of(hit)["title"]
+    await world.restart()
+    world.dice.push(20)
+    again = await alice.select(offered.response, ["Goblin 2"])
+    assert embed_of(again)["title"].startswith("Goblin 1")
+    summary = embed_of(await alice.slash(channel, "fight end"))["description"]
+    assert "**Goblin 1**: dealt 16, took 0" in summary, summary
+    assert "**Goblin 2**: dealt 0, took 8" in summary, summary
+
+
+async def test_a_copy_s_panel_acts_as_that_copy(world):
+    await goblins_turn(world)
+    alice, channel = world.alice, world.channel
+    await alice.slash(channel, "character weapon", name="Goblin", weapon="Club", base=3,
+                      attribute="Strength", skill="Parry")  # fmt: skip
+    panel = await alice.slash(channel, "panel", npc="Goblin 1")
+    assert panel.response.content.startswith("**Goblin 1**: quick actions")
+    refused = await world.bob.slash(channel, "panel", npc="Goblin 1")
+    assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    await world.restart()
+    asked = await alice.click(panel.response, label="⚔️ Club")
+    assert asked.response.content == "Whom does **Goblin 1** attack with **Club**?"
+    world.dice.push(20)
+    hit = await alice.select(asked.response, ["Goblin 3"])
+    assert embed_of(hit)["title"].startswith("Goblin 1"), embed_of(hit)["title"]
+    await alice.slash(channel, "fight remove", combatant="Goblin 1")
+    gone = await alice.click(panel.response, label="⚔️ Club")
+    assert gone.response.ephemeral and "no longer in the fight" in gone.response.content
