@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
@@ -54,6 +54,7 @@ TARGET_ID = re.compile(
 )
 SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
 DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})")
+PANEL_ID = re.compile(r"wire:qp:(?P<char>[0-9]{1,19})")
 END_ID = re.compile(r"wire:qe" + _TAIL)
 
 
@@ -548,64 +549,91 @@ async def roll_saved(
     )
 
 
-class SheetButton(discord.ui.DynamicItem[discord.ui.Button], template=SHEET_ID):
-    pattern = SHEET_ID
+class CharacterButton:
+    """What the buttons that name only a character share (Sheet, Defence odds, Panel): the
+    button, reading it back from its id, and the checks at a press; each subclass is its own
+    DynamicItem (discord.py wants a template per class) and says only its id's prefix, its
+    label and what a press that passed the checks answers."""
+
+    prefix: ClassVar[str]
+    """The custom id is wire:<prefix>:<character id>; the subclass's template matches it."""
 
     def __init__(self, character_id: int) -> None:
-        super().__init__(
+        super().__init__(  # type: ignore[call-arg]  # the DynamicItem beside this in the MRO
             discord.ui.Button(
-                label=trc("button", "Sheet"),
+                label=self.label(),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"wire:qh:{character_id}",
+                custom_id=f"wire:{self.prefix}:{character_id}",
             )
         )
         self.character_id = character_id
 
+    @staticmethod
+    def label() -> str:
+        raise NotImplementedError
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> SheetButton:
+    ) -> Any:
         return cls(int(match["char"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, await check_press(interaction, self.character_id))
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
+        raise NotImplementedError
+
+
+class SheetButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=SHEET_ID):
+    pattern = SHEET_ID
+    prefix = "qh"
+
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Sheet")
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
         from cogs.characters import sheet_embed  # the sheet as /character show draws it
 
-        pressed = await check_press(interaction, self.character_id)
         await interaction.response.send_message(
             embed=sheet_embed(pressed.character), ephemeral=True
         )
 
 
-class DefencesButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCES_ID):
+class DefencesButton(
+    CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=DEFENCES_ID
+):
     pattern = DEFENCES_ID
+    prefix = "qd"
 
-    def __init__(self, character_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=trc("button", "Defence odds"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"wire:qd:{character_id}",
-            )
-        )
-        self.character_id = character_id
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Defence odds")
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> DefencesButton:
-        return cls(int(match["char"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
-
-    async def _press(self, interaction: discord.Interaction) -> None:
-        pressed = await check_press(interaction, self.character_id)
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
         await interaction.response.send_message(
             defence_odds_text(pressed.character), ephemeral=True
         )
+
+
+class PanelButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=PANEL_ID):
+    """On the sheet (/character show of one's active character, an NPC's for a GM): the same
+    private panel as /panel, for the character's player (a GM for an NPC) only."""
+
+    pattern = PANEL_ID
+    prefix = "qp"
+
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Panel")
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
+        await _require_active(interaction, pressed)
+        await send_panel(interaction, pressed.character, pressed.campaign)
 
 
 def defence_odds_text(character: Character) -> str:
@@ -683,6 +711,7 @@ ITEMS = (
     SavedSelect,
     SheetButton,
     DefencesButton,
+    PanelButton,
     EndTurnButton,
 )
 

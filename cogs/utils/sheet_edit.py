@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.utils.errors import UserError
+from cogs.utils.quick_actions import PanelButton
 from wire.i18n import tr, trc
 from wire.sheet import Character
 from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX
@@ -81,9 +82,13 @@ def carries(message: discord.Message, custom_id: str) -> bool:
     )
 
 
-def sheet_view(character: Character) -> discord.ui.View:
+def sheet_view(character: Character, *, panel: bool = False) -> discord.ui.View:
+    """Edit, and with `panel` the Panel button (the presser's own active character, or an NPC
+    shown to a GM: the button opens the panel of the one who may play it)."""
     view = discord.ui.View(timeout=None)
     view.add_item(EditButton(character.campaign_id, character.id))
+    if panel:
+        view.add_item(PanelButton(character.id))
     return view
 
 

@@ -236,3 +236,42 @@ async def test_a_copy_s_panel_acts_as_that_copy(world):
     await alice.slash(channel, "fight remove", combatant="Goblin 1")
     gone = await alice.click(panel.response, label="⚔️ Club")
     assert gone.response.ephemeral and "no longer in the fight" in gone.response.content
+
+
+def labels(message) -> list[str]:
+    return [c.get("label") for row in message.components for c in row["components"]]
+
+
+async def test_the_sheet_s_panel_button_opens_the_panel_for_its_player_alone(world):
+    await make_jaime(world)
+    await make_ser_carol(world)
+    await make_goblin(world)
+    bob, channel = world.bob, world.channel
+    sheet = await bob.slash(channel, "character show")
+    assert labels(sheet.response) == ["Edit", "Panel"]
+    others = await bob.slash(channel, "character show", name="Ser Carol")
+    assert labels(others.response) == ["Edit"]  # not Bob's to play
+    stranger = await world.carol.click(sheet.response, label="Panel")
+    assert stranger.response.ephemeral and "only its player" in stranger.response.content
+    await world.restart()
+    panel = await bob.click(sheet.response, label="Panel")
+    assert panel.response.ephemeral
+    assert panel.response.content.startswith("**Jaime**: quick actions, for you alone.")
+    assert "⚔️ Long sword" in labels(panel.response)
+    npc = await world.alice.slash(channel, "character show", name="Goblin")
+    assert npc.response.ephemeral and labels(npc.response) == ["Edit", "Panel"]
+    gm = await world.alice.click(npc.response, label="Panel")
+    assert gm.response.content.startswith("**Goblin**: quick actions")
+    await bob.slash(channel, "character create", name="Bran")
+    await bob.slash(channel, "character use", name="Bran")  # now Bob plays Bran
+    moved = await bob.click(sheet.response, label="Panel")
+    assert moved.response.ephemeral and "not your active character" in moved.response.content
+
+
+async def test_the_sheet_s_panel_button_in_german(world, client_languages):
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    sheet = await world.bob.slash(world.channel, "character show")
+    assert labels(sheet.response) == ["Bearbeiten", "Aktionen"]
+    panel = await world.bob.click(sheet.response, label="Aktionen")
+    assert panel.response.content.startswith("**Jaime**: Schnellaktionen, nur für dich.")
