@@ -130,6 +130,13 @@ def sheet_form(character: Character, text: str) -> discord.ui.Modal:
 
 def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
     """The text and the keep-new-names box of a submitted form, read from Discord's payload."""
+    found = submitted(data)
+    text = found.get(TEXT_ID)
+    return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
+
+
+def submitted(data: dict[str, Any] | None) -> dict[str, Any]:
+    """Each input's value by its custom id, in a submitted form (labels, action rows)."""
     found: dict[str, Any] = {}
 
     def walk(components: list[dict[str, Any]]) -> None:
@@ -142,8 +149,7 @@ def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
                 found[component["custom_id"]] = component.get("value")
 
     walk((data or {}).get("components") or [])
-    text = found.get(TEXT_ID)
-    return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
+    return found
 
 
 class RetryForm(discord.ui.View):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.utils.save_button import NAME_INPUT
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import fight_table
@@ -15,7 +16,10 @@ async def test_save_and_reroll_from_the_sheet_as_it_is_now(world):
     assert field(embed_of(first), "Total") == "**18** vs TN 15"
     refused = await world.carol.click(first.response, label="Save")
     assert refused.response.ephemeral and "Only <@" in refused.response.content
-    saved = await bob.click(first.response, label="Save")
+    assert refused.modal is None
+    form = await bob.click(first.response, label="Save")
+    assert name_input(form)["value"] == "check Strength Long swords"  # the suggested name
+    saved = await bob.submit_modal(form, {NAME_INPUT: "check Strength Long swords"})
     assert saved.response.ephemeral
     assert "**check Strength Long swords**" in saved.response.content
     named = await bob.slash(channel, "save", name="swing")
@@ -32,6 +36,42 @@ async def test_save_and_reroll_from_the_sheet_as_it_is_now(world):
     await bob.slash(channel, "save", name="Hieb", delete=True)
     listed = await bob.slash(channel, "save")
     assert "**Hieb**" not in listed.response.content
+
+
+def name_input(shown) -> dict:
+    """The name box of the Save button's form (in its label, as Discord shows it)."""
+    assert shown.modal is not None, "the press opened no form"
+    [label] = shown.modal["components"]
+    assert label["type"] == 18 and label["label"] == "Name"
+    box = label["component"]
+    assert box["custom_id"] == NAME_INPUT and box["min_length"] == 1 and box["max_length"] == 64
+    return box
+
+
+async def test_the_save_form_names_the_roll_and_refuses_a_clash_or_the_limit(world):
+    await make_jaime(world)
+    bob, channel = world.bob, world.channel
+    first = await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
+    form = await bob.click(first.response, label="Save")
+    assert form.modal["title"] == "Save a roll of Jaime"
+    await world.restart()  # the form carries all it needs: a submit after a restart still saves
+    saved = await bob.submit_modal(form, {NAME_INPUT: "  *climb*  "})
+    assert saved.response.content.startswith("Saved for Jaime as **\\*climb\\***")
+    again = await bob.click(first.response, label="Save")
+    blank = await bob.submit_modal(again, {NAME_INPUT: "   "})  # checked as /save name: is
+    assert blank.response.ephemeral and blank.response.content.startswith("Name: "), blank
+    again = await bob.click(first.response, label="Save")
+    clash = await bob.submit_modal(again, {NAME_INPUT: "*CLIMB*"})
+    assert clash.response.ephemeral
+    assert "Jaime already has a saved roll named" in clash.response.content
+    assert "Press Save again and pick another name" in clash.response.content
+    for number in range(24):
+        await bob.slash(channel, "save", name=f"roll {number}")
+    again = await bob.click(first.response, label="Save")
+    full = await bob.submit_modal(again, {NAME_INPUT: "one more"})
+    assert full.response.ephemeral and "25 saved rolls, the most" in full.response.content
+    listed = await bob.slash(channel, "save")
+    assert "one more" not in listed.response.content
 
 
 async def test_the_panel_attacks_with_a_target_select_in_a_running_fight(world):
@@ -159,8 +199,15 @@ async def test_german_quick_play(world, client_languages):
     bob, channel = world.bob, world.channel
     world.dice.push(10)
     first = await bob.slash(channel, "check", attr_name="Strength", skill_name="Long swords", vs=15)
-    saved = await bob.click(first.response, label="Speichern")
-    assert saved.response.content.startswith("Für Jaime als **check Strength Long swords**")
+    form = await bob.click(first.response, label="Speichern")
+    assert form.modal["title"] == "Einen Wurf von Jaime speichern"
+    assert name_input(form)["value"] == "check Strength Long swords"
+    saved = await bob.submit_modal(form, {NAME_INPUT: "Hieb"})
+    assert saved.response.content.startswith("Für Jaime als **Hieb**")
+    form = await bob.click(first.response, label="Speichern")
+    clash = await bob.submit_modal(form, {NAME_INPUT: "hieb"})
+    assert clash.response.ephemeral
+    assert clash.response.content.startswith("Jaime hat schon einen gespeicherten Wurf namens")
     panel = await bob.slash(channel, "panel")
     assert panel.response.content == "**Jaime**: Schnellaktionen, nur für dich."
     asked = await bob.click(panel.response, label="⚔️ Long sword")
