@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from cogs.utils.again import rerun
+from cogs.utils.defence_odds import defence_odds_reply
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
-from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.rolling import AttackLine, Roller, actor_of
 from cogs.utils.text import inert
@@ -28,8 +28,7 @@ from storage.errors import NotFound
 from storage.models import Campaign, Combatant, Fight
 from storage.rules_saved import SavedRoll
 from wire.i18n import tr, trc
-from wire.odds import compute_odds
-from wire.sheet import Character, available_defences, defence_modifiers
+from wire.sheet import Character
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -39,8 +38,6 @@ SELECT_MAX = 25
 """Options in one select menu (Discord's limit)."""
 ROW_WIDTH = 5
 ROWS = 5
-PROBE_TOTALS = (10, 15, 20)
-"""The attack totals the panel's defence odds are shown against."""
 
 _TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?"
 """The fight, the turn step plus one, and (for a copy of an NPC) the combatant acting; the
@@ -615,9 +612,8 @@ class DefencesButton(
         return trc("button", "Defence odds")
 
     async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
-        await interaction.response.send_message(
-            defence_odds_text(pressed.character), ephemeral=True
-        )
+        text = await defence_odds_reply(_bot(interaction), interaction, pressed)
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class PanelButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=PANEL_ID):
@@ -634,30 +630,6 @@ class PanelButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], te
     async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
         await _require_active(interaction, pressed)
         await send_panel(interaction, pressed.character, pressed.campaign)
-
-
-def defence_odds_text(character: Character) -> str:
-    """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
-    attacker wins ties, so the defender needs more)."""
-    lines = [
-        tr(
-            "**{name}**: the odds of each defence against an attack total (a tie goes to the "
-            "attacker)",
-            name=inert(character.name),
-        )
-    ]
-    for defence in available_defences(character):
-        bonus = sum(m.value for m in defence_modifiers(character, defence))
-        chances = ", ".join(
-            tr(
-                "{percent}% against {total}",
-                percent=round(float(compute_odds(bonus - vs, wins_ties=False).chance) * 100),
-                total=vs,
-            )
-            for vs in PROBE_TOTALS
-        )
-        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances}")
-    return "\n".join(lines)
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=END_ID):

@@ -322,3 +322,38 @@ async def test_the_sheet_s_panel_button_in_german(world, client_languages):
     assert labels(sheet.response) == ["Bearbeiten", "Aktionen"]
     panel = await world.bob.click(sheet.response, label="Aktionen")
     assert panel.response.content.startswith("**Jaime**: Schnellaktionen, nur für dich.")
+
+
+async def test_defence_odds_in_a_fight_are_against_those_in_it(world):
+    await fight_table(world)
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await world.carol.slash(channel, "character weapon", weapon="Mace", base=4,
+                            attribute="Strength", skill="Parry")  # fmt: skip  # 2 + 3 = +5
+    await alice.slash(channel, "character weapon", name="Goblin", weapon="Club", base=3,
+                      attribute="Strength", skill="Parry")  # fmt: skip  # 1 + 2 = +3
+    panel = await bob.slash(channel, "panel")
+    await world.restart()
+    odds = (await bob.click(panel.response, label="Defence odds")).response.content.splitlines()
+    assert odds[0].startswith("**Jaime**: the odds of each defence against each attacker in")
+    assert odds[1] == "• **Ser Carol**: d20 +5 with Mace"
+    # Both roll, a tie to the attacker: parry +3 holds against +5 when d - a >= 3, 153 of the
+    # 400 pairs (38.25 %); dodge +0 when d - a >= 6, 105 pairs (26.25 %); half to even.
+    assert odds[2] == "Parry (d20 +3): 38.2% against **Ser Carol**"
+    assert odds[3] == "Dodge (d20 +0): 26.2% against **Ser Carol**"
+    # A player is not told the odds against the GM's NPCs: they would give their bonus away.
+    assert odds[4] == (
+        "Not shown: **Goblin 1**, **Goblin 2**, **Goblin 3**, whose sheets are for the GMs' eyes."
+    )
+    gm = await alice.slash(channel, "panel", npc="Goblin")
+    lines = (await alice.click(gm.response, label="Defence odds")).response.content.splitlines()
+    assert lines[1:4] == [
+        "• **Ser Carol**: d20 +5 with Mace",
+        "• **Jaime**: d20 +8 with Long sword",
+        "Goblin takes 10 to defend, as this table's NPCs do.",
+    ]
+    # Parry 3 + 10 = 13: Ser Carol hits on 8 or more (35 % held), Jaime on 5 or more (20 %).
+    assert lines[4] == "Parry (d20 +3): 35% against **Ser Carol**; 20% against **Jaime**"
+    await alice.slash(channel, "fight end")
+    after = await bob.click(panel.response, label="Defence odds")
+    assert "against an attack total" in after.response.content
+    assert "% against 15" in after.response.content

@@ -126,6 +126,21 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
     form = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_A)
     kept = await submit(table, form, {NAME_INPUT: "after the restart"}, by=PLAYER_A)
     assert kept.content.startswith("Saved for Aria as **after the restart**.")
+    odds = await table.press(custom_id(panel.data, "Defence odds"), panel.message_id, by=PLAYER_A)
+    assert odds.content.splitlines()[1:] == [
+        "• **Bram**: d20 +6 with Cudgel",
+        "Parry (d20 +7): 52.5% against **Bram**",  # Strength 5 now: d - a >= 0, 210 pairs
+        "Dodge (d20 +2): 30% against **Bram**",
+        "Not shown: **Goblin 1**, **Goblin 2**, **Goblin 3**, whose sheets are for the GMs' eyes.",
+    ]
+    gm_panel = await table.command("panel", {"npc": "Goblin 1"}, public=False)
+    assert gm_panel.content.startswith("**Goblin 1**: quick actions")
+    odds = await table.press(custom_id(gm_panel.data, "Defence odds"), gm_panel.message_id)
+    assert odds.content.splitlines()[1:4] == [
+        "• **Aria**: d20 +10 with Sword",  # Strength 5 now
+        "• **Bram**: d20 +6 with Cudgel",
+        "Goblin takes 10 to defend, as this table's NPCs do.",
+    ]
     sheet = await table.press(custom_id(panel.data, "Sheet"), panel.message_id, by=PLAYER_A)
     assert sheet.ephemeral and sheet.data["embeds"][0]["title"].startswith("Aria")
     rolled = await table.press(custom_id(panel.data, "🎲 swing"), panel.message_id, by=PLAYER_A)
@@ -162,8 +177,18 @@ async def test_the_panel_in_german(
         custom_id(panel.data, "Abwehrchancen"), panel.message_id, user_id=PLAYER_A, locale="de"
     )
     odds = await standin.send_interaction(press, timeout=WAIT)
-    assert odds.content.startswith("**Aria**: die Chancen jeder Abwehr gegen eine Angriffssumme")
-    assert " % gegen 15" in odds.content
+    # Against Bram's best weapon (cudgel and dagger both +6: the first listed), both rolling:
+    # parry +5 holds when d - a >= 2, 171 of 400 pairs (42.75 %, half to even); dodge +2 when
+    # d - a >= 5, 120 pairs.
+    assert odds.content.splitlines() == [
+        "**Aria**: die Chancen jeder Abwehr gegen jeden Angreifer in **Ambush**, mit der besten "
+        "Waffe auf seinem Bogen (bei Gleichstand gewinnt der Angreifer)",
+        "• **Bram**: d20 +6 mit Cudgel",
+        "Parieren (d20 +5): 42,8\u00a0% gegen **Bram**",  # Babel: a no-break space
+        "Ausweichen (d20 +2): 30\u00a0% gegen **Bram**",
+        "Nicht gezeigt: **Goblin 1**, **Goblin 2**, **Goblin 3**, deren Bögen nur für Chronisten "
+        "sind.",
+    ]
     payload = standin.command_interaction(
         "character", {}, subcommand="show", user_id=PLAYER_A, locale="de"
     )
