@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cogs.utils.save_button import NAME_INPUT
+from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import fight_table
@@ -357,3 +358,13 @@ async def test_defence_odds_in_a_fight_are_against_those_in_it(world):
     after = await bob.click(panel.response, label="Defence odds")
     assert "against an attack total" in after.response.content
     assert "% against 15" in after.response.content
+
+
+async def test_the_sheet_keeps_its_panel_button_through_an_edit(world):
+    await make_jaime(world)
+    sheet = await world.bob.slash(world.channel, "character show")
+    form = await world.bob.click(sheet.response, label="Edit")
+    await world.bob.submit_modal(form, {TEXT_ID: "Strength 4; Long swords 5"})
+    assert labels(sheet.response) == ["Edit", "Panel"]
+    panel = await world.bob.click(sheet.response, label="Panel")
+    assert panel.response.content.startswith("**Jaime**: quick actions")
