@@ -28,6 +28,7 @@ def utc_text(moment: datetime | None = None) -> str:
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 """One encoder for every stored JSON text: json.dumps with options builds one per call."""
 
+
 def json_text(value: Any, what: str) -> str:
     try:
         return _JSON.encode(value)
