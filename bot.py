@@ -374,8 +374,10 @@ async def run(config: Config, force_sync: bool) -> int:
     freezer: asyncio.Task[None] | None = None
     try:
         async with bot:
+            await bot.login(config.token)  # `start` is login + connect; setup_hook runs here
+            collector.freeze_heap()  # the modules, cogs and store, before any interaction
             freezer = asyncio.create_task(collector.freeze_when_ready(bot))
-            await bot.start(config.token)
+            await bot.connect()
     except discord.LoginFailure:
         print(f"Discord refused the token in DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
         return 1

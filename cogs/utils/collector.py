@@ -1,15 +1,18 @@
-"""Python's garbage collector set for a long-running bot process: the start-up heap frozen once
-the bot is ready, young objects collected ten times less often.
+"""Python's garbage collector set for a long-running bot process: the start-up heap frozen,
+young objects collected ten times less often.
 
 With CPython's defaults the collector took about 150 us of each `/check`'s 1 ms on the event
-loop (bench/profile_e2e.py's figures; docs/scaling.md, "Measured for issue 26"): every 700
-new objects a young collection (an interaction makes a few hundred: coroutines, frames,
-payload dicts), and every few thousand interactions a full one through the ~80,000 objects of
-the loaded modules, discord.py's caches and the catalogues, 60 to 100 ms each with the loop
-stopped. Those objects live as long as the process, so after READY they go to the permanent
-generation (`gc.freeze`), which no collection walks; and a young collection every 7,000
-objects instead of 700 promotes fewer short-lived ones. Together about a seventh of the bot's
-CPU per interaction, with nothing else changed: cycles are still collected, only later.
+loop (measured with gc.callbacks under bench_e2e's load; docs/scaling.md, "Measured for issue
+26"): every 700 new objects a young collection (an interaction makes a few hundred:
+coroutines, frames, payload dicts), and every few thousand interactions a full one through
+the ~80,000 objects of the loaded modules, discord.py's caches and the catalogues, 60 to 100
+ms each with the loop stopped. Those objects live as long as the process, so they go to the
+permanent generation (`gc.freeze`), which no collection walks: once after login (setup_hook
+has loaded the store, the cogs and the commands; no interaction waits yet for the full
+collection before it, some 100 ms), and again after READY for the servers' caches (that
+collection walks only what is not frozen yet). And a young collection every 7,000 objects
+instead of 700 promotes fewer short-lived ones. Together about a seventh of the bot's CPU
+per interaction, with nothing else changed: cycles are still collected, only later.
 
 Only bot.py's process does this (`run`): a test that builds many bots in one process must not
 freeze each one's heap for good.
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import time
 from typing import Protocol
 
 log = logging.getLogger("wire")
@@ -47,4 +51,10 @@ def freeze_heap() -> int:
 async def freeze_when_ready(bot: _Readies) -> None:
     """Freeze the start-up heap once the bot is connected and has its servers."""
     await bot.wait_until_ready()
-    log.info("Start-up heap frozen: %d objects kept out of garbage collection.", freeze_heap())
+    started = time.perf_counter()
+    frozen = freeze_heap()
+    log.info(
+        "Start-up heap frozen: %d objects kept out of garbage collection (%.0f ms).",
+        frozen,
+        (time.perf_counter() - started) * 1000,
+    )
