@@ -20,16 +20,20 @@ from discord.ext import commands
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
+    CHOICE_NAME_MAX,
+    CHOICE_VALUE_MAX,
     CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
+    MAX_CHOICES,
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
+from storage.errors import StorageError
 from storage.models_advancement import MAX_AWARD, Advancement, LedgerEntry, Quote, Totals
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
@@ -142,6 +146,87 @@ def _categories(text: str) -> dict[str, Category | None]:
     return changes
 
 
+def _choice(label: str, value: str) -> app_commands.Choice[str] | None:
+    """A choice whose value Discord takes whole (a cut one would be another list), else None."""
+    if len(value) > CHOICE_VALUE_MAX:
+        return None
+    return app_commands.Choice(name=clip(label, CHOICE_NAME_MAX), value=value)
+
+
+async def category_list_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/cp categories skills:` completes its last entry: a skill the campaign's sheets have
+    (the uncategorised first, offered with each category; the categorised with theirs), or,
+    after `Name:`, the categories in the reader's language. What was typed before stays."""
+    campaign = await ac.campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
+        return []
+    store = ac.store_of(interaction)
+    head, comma, last = current.rpartition(",")
+    head = f"{head}{comma} " if comma else ""
+    name, colon, typed = last.partition(":")
+    name = name.strip()
+    found: list[app_commands.Choice[str] | None] = []
+    if colon:
+        wanted = typed.strip().casefold()
+        found = [
+            _choice(f"{name}: {c.label}", f"{head}{name}: {c.label}")
+            for c in Category
+            if c.label.casefold().startswith(wanted)
+        ]
+    else:
+        try:
+            advancement = await store.get_advancement(interaction.guild_id, campaign.id)
+            skills = await store.campaign_skill_names(
+                interaction.guild_id, campaign.id, npcs=campaign.is_gm(ac.actor_of(interaction))
+            )
+        except StorageError:
+            return []
+        wanted = name.casefold()
+        known = {n.casefold(): n for n in [*advancement.categories, *skills]}
+        matching = [n for key, n in sorted(known.items()) if wanted in key]
+        unset = [n for n in matching if advancement.category(n) is None]
+        for skill in unset:
+            found += [_choice(f"{skill}: {c.label}", f"{head}{skill}: {c.label}") for c in Category]
+        for skill in matching:
+            category = advancement.category(skill)
+            if category is not None:
+                label = tr("{skill}: {category} (as now)", skill=skill, category=category.label)
+                found.append(_choice(label, f"{head}{skill}: {category.label}"))
+    return [c for c in found if c is not None][:MAX_CHOICES]
+
+
+async def improvable_skills(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/character improve skill:` offers the sheet's skills with level and category (or
+    "unpriced"), then the campaign's categorised skills the sheet lacks, to learn at 1."""
+    campaign = await ac.campaign_of(interaction)
+    sheet = await ac.character_option(interaction, "character")
+    if campaign is None or sheet is None or interaction.guild_id is None:
+        return []
+    try:
+        advancement = await ac.store_of(interaction).get_advancement(
+            interaction.guild_id, campaign.id
+        )
+    except StorageError:
+        return []
+
+    def kind(skill: str) -> str:
+        category = advancement.category(skill)
+        return category.label if category else tr("unpriced")
+
+    listed = [(f"{n} ({v}, {kind(n)})", n) for n, v in sheet.skills.items()]
+    on_sheet = {n.casefold() for n in sheet.skills}
+    listed += [
+        (tr("{skill} (new, {category})", skill=n, category=c.label), n)
+        for n, c in advancement.categories.items()
+        if n.casefold() not in on_sheet
+    ]
+    return ac.choices(listed, current)
+
+
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
     """A GM's Approve or Refuse of a waiting improvement; the request's id is its state."""
 
@@ -222,6 +307,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
     @app_commands.describe(
         skills="e.g. Parry: combat, Elvish: language (none forgets one); empty: show the list"
     )
+    @app_commands.autocomplete(skills=category_list_choices)
     async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
         roller = await load_roller(self.bot, interaction)
         store = self.bot.store

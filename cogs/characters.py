@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.advancement import add_worth_field, cost_command, improve_command
+from cogs.advancement import add_worth_field, cost_command, improvable_skills, improve_command
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
@@ -381,6 +381,7 @@ class Characters(commands.GroupCog, group_name="character"):
             skills=stats.skills,
             shield=shield,
             notes=notes,
+            categories=stats.categories,
         )
         params = {"name": inert(character.name), "campaign": inert(roller.campaign.name)}
         await interaction.response.send_message(
@@ -756,7 +757,7 @@ class Characters(commands.GroupCog, group_name="character"):
         character="The character (default: your active one)",
         attribute="Raise an attribute instead (only if the table priced them)",
     )
-    @app_commands.autocomplete(skill=ac.skill_names, character=ac.my_character)
+    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
     async def improve(
         self,
         interaction: discord.Interaction,
@@ -917,7 +918,8 @@ class Characters(commands.GroupCog, group_name="character"):
                         names=", ".join(inert(n) for n in bad[:5]),
                     )
                 )
-            text = sheet_text(character.attributes, character.skills)
+            advancement = await self.bot.store.get_advancement(guild_of(interaction), campaign_id)
+            text = sheet_text(character.attributes, character.skills, advancement.categories)
             if len(text) > SHEET_TEXT_MAX:
                 raise UserError(
                     tr(
@@ -985,6 +987,7 @@ class Characters(commands.GroupCog, group_name="character"):
             character_id,
             stats.attributes,
             stats.skills,
+            stats.categories,
         )
         changes = stat_changes(before, after)
         said = (

@@ -20,6 +20,8 @@ MAX_SKILL_CATEGORIES = 200
 """Skills a campaign can give a category (a sheet holds at most 60)."""
 REASON_MAX = 200
 """Characters in an entry's reason ("Session 3: the warrens")."""
+FORGOTTEN_USER = 0
+"""The user of a ledger entry or request whose maker used /privacy forget-me."""
 LEDGER_SHOWN = 25
 """Entries `/cp show` lists (the newest); the totals always count them all."""
 

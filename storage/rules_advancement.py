@@ -98,26 +98,83 @@ class RuleAdvancement:
             await self._require_gm(
                 tx, guild_id, campaign_id, actor_id, N_("set its skill categories")
             )
-            where = {"campaign_id": campaign_id}
-            if replace:
-                await tx.execute("cp_drop_categories", where)
-            for name, category in cleaned.items():
-                key = {**where, "name_key": name.casefold()}
-                if category is None:
-                    await tx.execute("cp_drop_category", key)
-                else:
-                    await tx.execute(
-                        "cp_set_category", {**key, "name": name, "category": category.value}
-                    )
-            [(count,)] = await tx.fetch("cp_category_count", where)
-            if count > MAX_SKILL_CATEGORIES:
-                raise InvalidValue(
-                    "A campaign can give at most {limit} skills a category; this would be "
-                    "{count}. Forget some first.",
-                    limit=MAX_SKILL_CATEGORIES,
-                    count=count,
+            return await self._write_categories(tx, campaign_id, cleaned, replace=replace)
+
+    async def _write_categories(
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        cleaned: Mapping[str, Category | None],
+        *,
+        replace: bool = False,
+    ) -> Advancement:
+        where = {"campaign_id": campaign_id}
+        if replace:
+            await tx.execute("cp_drop_categories", where)
+        for name, category in cleaned.items():
+            key = {**where, "name_key": name.casefold()}
+            if category is None:
+                await tx.execute("cp_drop_category", key)
+            else:
+                await tx.execute(
+                    "cp_set_category", {**key, "name": name, "category": category.value}
                 )
-            return await self._advancement(tx, campaign_id)
+        [(count,)] = await tx.fetch("cp_category_count", where)
+        if count > MAX_SKILL_CATEGORIES:
+            raise InvalidValue(
+                "A campaign can give at most {limit} skills a category; this would be "
+                "{count}. Forget some first.",
+                limit=MAX_SKILL_CATEGORIES,
+                count=count,
+            )
+        return await self._advancement(tx, campaign_id)
+
+    async def _sheet_categories(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        categories: Mapping[str, Category] | None,
+    ) -> None:
+        """The categories a sheet's text wrote ("Parry 3 (combat)"), in the sheet's transaction:
+        a GM's become the campaign's; a player's must be the campaign's already (only GMs set
+        prices), else nothing of the sheet is written."""
+        if not categories:
+            return
+        if campaign.is_gm(actor_id):
+            cleaned = {clean_name(name, "skill"): c for name, c in categories.items()}
+            await self._write_categories(tx, campaign.id, cleaned)
+            return
+        known = await self._advancement(tx, campaign.id)
+        for name, category in categories.items():
+            now = known.category(name)
+            if now is None:
+                raise PermissionDenied(
+                    "Only a GM gives a skill its category, and {skill} has none in this "
+                    "campaign: write it without the brackets, or ask a GM (/cp categories).",
+                    skill=name,
+                )
+            if now is not category:
+                raise PermissionDenied(
+                    "{skill} has the category {now} in this campaign, not {written}: only a GM "
+                    "changes a category (/cp categories).",
+                    skill=name,
+                    now=now.label,
+                    written=category.label,
+                )
+
+    async def campaign_skill_names(
+        self, guild_id: int, campaign_id: int, *, npcs: bool = False, limit: int = 200
+    ) -> list[str]:
+        """The skills the campaign's sheets have (the NPCs' too with `npcs`: GMs only), by
+        name, one spelling each: what a GM gives categories to, offered by autocomplete."""
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch(
+                "cp_campaign_skills",
+                {"campaign_id": campaign_id, "npcs": int(npcs), "limit": int(limit)},
+            )
+            return [row[0] for row in rows]
 
     async def set_advancement(
         self,
@@ -498,21 +555,12 @@ class RuleAdvancement:
         return quote, access.actor_is_gm
 
     async def quote_improvement(
-        self,
-        guild_id: int,
-        campaign_id: int,
-        actor_id: int,
-        character: str | int,
-        stat: str,
-        to_level: int | None = None,
-        kind: str = "skill",
+        self, guild_id: int, campaign_id: int, actor_id: int, *ask: Any, **options: Any
     ) -> Quote:
-        """The price of raising `stat` by one level (or to `to_level`), before it is paid."""
-        async with self._read() as tx:
-            quote, _gm = await self._quote(
-                tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
-            )
-            return quote
+        """The price of raising `stat` by one level (or to `to_level`), before it is paid:
+        `improve`'s own pricing, in a read transaction, paying nothing."""
+        done = await self.improve(guild_id, campaign_id, actor_id, *ask, quote_only=True, **options)
+        return done.quote
 
     async def improve(
         self,
@@ -525,14 +573,18 @@ class RuleAdvancement:
         kind: str = "skill",
         *,
         expected_cost: int | None = None,
+        quote_only: bool = False,
     ) -> Improvement:
         """Spend CP and raise the stat in one transaction, or (with approval on, for a player)
         file a request that holds the CP until a GM decides. `expected_cost`: the price the
-        user confirmed; a different one now (the sheet or the categories changed) refuses."""
-        async with self._write(guild_id) as tx:
+        user confirmed; a different one now (the sheet or the categories changed) refuses.
+        `quote_only`: only the price (`quote_improvement`), read without taking the write lock."""
+        async with self._read() if quote_only else self._write(guild_id) as tx:
             quote, gm = await self._quote(
                 tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
             )
+            if quote_only:
+                return Improvement(quote, quote.character)
             if expected_cost is not None and quote.cost != expected_cost:
                 raise Conflict(
                     "The price changed to {cost} CP since it was shown; ask again.",

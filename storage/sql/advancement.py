@@ -74,6 +74,18 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_active_characters": "SELECT a.character_id FROM active_characters AS a "
     "JOIN characters AS ch ON ch.id = a.character_id "
     "WHERE a.campaign_id = :campaign_id AND ch.is_npc = 0 ORDER BY a.character_id",
+    # /privacy forget-me: the user's own characters' ledgers go with them (ON DELETE CASCADE);
+    # on the entries and requests of other users' characters the user (a GM who awarded,
+    # approved or undid) becomes FORGOTTEN_USER, so the ledger keeps its sums but not the id.
+    "forget_user_cp_entries": "UPDATE cp_ledger SET user_id = 0 WHERE user_id = :user_id",
+    "forget_user_cp_requests": "UPDATE cp_requests SET "
+    "user_id = CASE WHEN user_id = :user_id THEN 0 ELSE user_id END, "
+    "decided_by = CASE WHEN decided_by = :user_id THEN NULL ELSE decided_by END "
+    "WHERE user_id = :user_id OR decided_by = :user_id",
+    "cp_campaign_skills": "SELECT min(s.name) FROM character_stats AS s "
+    "JOIN characters AS ch ON ch.id = s.character_id "
+    "WHERE ch.campaign_id = :campaign_id AND s.kind = 'skill' AND (ch.is_npc = 0 OR :npcs = 1) "
+    "GROUP BY s.name_key ORDER BY s.name_key LIMIT :limit",
     "cp_set_stat_value": "UPDATE character_stats SET value = :value "
     "WHERE character_id = :character_id AND kind = :kind AND name_key = :name_key",
 }

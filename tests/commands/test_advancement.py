@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
+from tests.commands.test_sheets import modal_text
 
 
 async def setup_table(world, *, approval: bool = False) -> None:
@@ -131,3 +133,59 @@ async def test_german_replies(world, client_languages):
     await world.alice.slash(world.channel, "cp award", amount=50, reason="S1", characters="Ash")
     asked = await world.bob.slash(world.channel, "character improve", skill="Parry")
     assert "kostet **20 CP**" in asked.response.content
+
+
+async def test_categories_are_offered_by_autocomplete_in_the_readers_language(
+    world, client_languages
+):
+    await setup_table(world)
+    ch = world.channel
+    names = await world.alice.autocomplete(ch, "cp categories", "skills", "Jug")
+    # Juggling has no category yet: offered with each; a category already set says so.
+    assert [c["value"] for c in names] == [
+        "Juggling: combat",
+        "Juggling: action",
+        "Juggling: knowledge",
+        "Juggling: language",
+    ]
+    later = await world.alice.autocomplete(ch, "cp categories", "skills", "Juggling: action, par")
+    assert later == [{"name": "Parry: combat (as now)", "value": "Juggling: action, Parry: combat"}]
+    client_languages.set(world.alice, "de")
+    german = await world.alice.autocomplete(ch, "cp categories", "skills", "Parry: K")
+    assert german == [{"name": "Parry: Kampf", "value": "Parry: Kampf"}]
+    skills = await world.bob.autocomplete(ch, "character improve", "skill", "")
+    assert [c["name"] for c in skills] == ["Parry (3, combat)", "Elvish (new, language)"]
+    client_languages.set(world.carol, "de")
+    hers = await world.carol.autocomplete(ch, "character improve", "skill", "")
+    assert hers[0]["name"] == "Juggling (2, ohne Preis)"
+
+
+async def test_sheet_text_and_edit_form_carry_categories(world):
+    ch = world.channel
+    made = await world.alice.slash(
+        ch, "character create", name="Vex", sheet="Strength 2; Dodge 2 (action), Runes 1 (Wissen)"
+    )
+    assert made.response.embeds
+    listed = await world.alice.slash(ch, "cp categories")
+    assert listed.response.content == "Skill categories of Default: Dodge: action, Runes: knowledge"
+    # A player may write the campaign's own category, but not give or change one.
+    same = await world.bob.slash(ch, "character create", name="Ash", sheet="; Dodge 1 (action)")
+    assert same.response.embeds
+    new = await world.bob.slash(ch, "character create", name="Ash2", sheet="; Juggling 1 (action)")
+    assert new.response.ephemeral and "Only a GM gives a skill its category" in (
+        new.response.content
+    )
+    other = await world.bob.slash(ch, "character create", name="Ash3", sheet="; Dodge 1 (combat)")
+    assert "Dodge has the category action in this campaign, not combat" in other.response.content
+    bad = await world.bob.slash(ch, "character create", name="Ash4", sheet="Str 1 (combat)")
+    assert "only skills have a category" in bad.response.content
+    form = await world.bob.click(same.response, label="Edit")
+    assert modal_text(form)["value"] == "; Dodge 1 (action)"
+    kept = await world.bob.submit_modal(form, {TEXT_ID: "; Dodge 1 (action)"})
+    assert kept.followups[0].content == "Ash's sheet is unchanged."
+    # The GM's form gives a new skill its category.
+    form = await world.alice.click(made.response, label="Edit")
+    assert modal_text(form)["value"] == "Strength 2; Dodge 2 (action), Runes 1 (knowledge)"
+    await world.alice.submit_modal(form, {TEXT_ID: "Strength 2; Dodge 2, Juggling 1 (Kampf)"})
+    listed = await world.alice.slash(ch, "cp categories")
+    assert "Juggling: combat" in listed.response.content

@@ -213,3 +213,57 @@ async def test_a_version_1_file_still_imports(store, table) -> None:
 
     with pytest.raises(ImportRejected, match="ledger: unknown field"):
         await store.import_data(GUILD, campaign.id, PLAYER, with_ledger)
+
+
+async def test_forgetting_a_gm_scrubs_their_id_from_other_players_ledgers(store, table) -> None:
+    """/privacy forget-me: the GM's awards and approvals on Ash stay (Ash's sums must not
+    change), but no longer name the GM; Ash's player's own spend still names them."""
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 30, "Session 1")
+    waiting = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")
+    await store.decide_cp_request(GUILD, waiting.request_id, GM, True)
+    before = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    counts = await store.delete_user_data(GM)
+    assert counts["CP entries made anonymous"] == 1
+    assert counts["CP requests made anonymous"] == 1
+    after = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert after.totals == before.totals
+    assert [(e.kind, e.user_id) for e in after.entries] == [("spend", PLAYER), ("award", 0)]
+    request = await store.get_cp_request(GUILD, waiting.request_id)
+    assert (request.user_id, request.decided_by, request.state) == (PLAYER, None, "approved")
+    assert GM not in {e.user_id for e in await store.campaign_ledger(GUILD, campaign.id)}
+    # The player forgotten: their character's ledger goes with the character.
+    await store.delete_user_data(PLAYER)
+    assert await store.campaign_ledger(GUILD, campaign.id) == []
+
+
+async def test_a_sheets_categories_a_gms_set_a_players_must_agree(store, table) -> None:
+    campaign, _ash = table
+    await store.create_character(
+        GUILD, campaign.id, GM, "Vex", skills={"Runes": 1}, categories={"Runes": Category.KNOWLEDGE}
+    )
+    assert (await store.get_advancement(GUILD, campaign.id)).category("runes") is (
+        Category.KNOWLEDGE
+    )
+    await store.create_character(
+        GUILD, campaign.id, PLAYER, "Ok", skills={"Parry": 1}, categories={"parry": Category.COMBAT}
+    )
+    with pytest.raises(PermissionDenied, match="Only a GM gives a skill its category"):
+        await store.create_character(
+            GUILD,
+            campaign.id,
+            PLAYER,
+            "New",
+            skills={"Hex": 1},
+            categories={"Hex": Category.LANGUAGE},
+        )
+    with pytest.raises(PermissionDenied, match="has the category combat"):
+        await store.replace_stats(
+            GUILD, campaign.id, PLAYER, "Ash", {}, {"Parry": 9}, {"Parry": Category.LANGUAGE}
+        )
+    # Nothing of a refused sheet was written.
+    assert (await store.get_character(GUILD, campaign.id, "Ash")).skills["Parry"] == 3
+    assert not [n for n in await store.campaign_skill_names(GUILD, campaign.id) if n == "Hex"]
+    names = await store.campaign_skill_names(GUILD, campaign.id)
+    assert names == ["Juggling", "Parry", "Runes"]
