@@ -34,7 +34,15 @@ from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
-from storage.models_advancement import MAX_AWARD, Advancement, LedgerEntry, Quote, Totals
+from storage.models_advancement import (
+    MAX_AWARD,
+    REQUEST_DAYS,
+    Advancement,
+    LedgerEntry,
+    Quote,
+    Totals,
+)
+from storage.rules_advancement import REQUEST_LIFE
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
@@ -258,7 +266,11 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
             raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
         roller = await load_roller(bot, interaction)
         request, done = await bot.store.decide_cp_request(
-            interaction.guild_id, self.request_id, roller.user_id, self.choice == "approve"
+            interaction.guild_id,
+            self.request_id,
+            roller.user_id,
+            self.choice == "approve",
+            now=bot.now(),
         )
         params = {
             "stat": inert(request.stat_name),
@@ -267,7 +279,14 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
             "cost": request.cost,
             "gm": f"<@{interaction.user.id}>",
         }
-        if done is not None:
+        if request.state == "expired":
+            text = tr(
+                "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
+                "so it is closed and nothing was spent. Ask again with /character improve.",
+                days=REQUEST_DAYS,
+                **params,
+            )
+        elif done is not None:
             text = tr(
                 "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
                 name=inert(done.character.name),
@@ -523,6 +542,7 @@ async def improve_command(
             quote.after,
             kind,
             expected_cost=quote.cost,
+            now=bot.now(),
         )
         params = {
             "name": inert(done.character.name),
@@ -532,18 +552,21 @@ async def improve_command(
             "cost": quote.cost,
         }
         if done.request_id is not None:
+            until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
             await interaction.followup.send(
                 tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
-                    "for {cost} CP.",
+                    "for {cost} CP (open until {until}).",
                     user=interaction.user.id,
+                    until=until,
                     **params,
                 ),
                 view=decide_view(done.request_id),
             )
             return tr(
-                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM; the CP are "
-                "held until then.",
+                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
+                "days; the CP are held until then.",
+                days=REQUEST_DAYS,
                 **params,
             )
         return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)

@@ -20,6 +20,8 @@ MAX_SKILL_CATEGORIES = 200
 """Skills a campaign can give a category (a sheet holds at most 60)."""
 REASON_MAX = 200
 """Characters in an entry's reason ("Session 3: the warrens")."""
+REQUEST_DAYS = 7
+"""Days an improvement waits for a GM's approval; then it closes, nothing spent, CP freed."""
 FORGOTTEN_USER = 0
 """The user of a ledger entry or request whose maker used /privacy forget-me."""
 LEDGER_SHOWN = 25
@@ -149,4 +151,11 @@ class Request:
     level_after: int
     cost: int
     state: str
+    """waiting, approved, refused or expired."""
     decided_by: int | None
+    created_at: str
+    expires_at: str
+    """UTC text (storage/rows.py's utc_text); pressed after it, the request closes as expired."""
+
+    def expired(self, now: str) -> bool:
+        return self.state == "waiting" and self.expires_at <= now

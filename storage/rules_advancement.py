@@ -11,6 +11,7 @@ The prices come from `wire.advancement`; nothing here decides a number.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.backend import Row, Transaction
@@ -21,6 +22,7 @@ from storage.models_advancement import (
     MAX_EARNED,
     MAX_SKILL_CATEGORIES,
     REASON_MAX,
+    REQUEST_DAYS,
     Advancement,
     Improvement,
     Ledger,
@@ -29,6 +31,7 @@ from storage.models_advancement import (
     Request,
     Totals,
 )
+from storage.rows import utc_text
 from storage.validation import STAT_COUNTS, STAT_RANGES, check_kind, clean_name
 from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
 from wire.i18n import N_
@@ -38,6 +41,7 @@ from wire.textcheck import normal_text, text_problem
 KEEP: Any = object()
 """A setting left as it is (None means "clear it")."""
 STARTING_CP_MAX = 100_000
+REQUEST_LIFE = timedelta(days=REQUEST_DAYS)
 MAX_AWARDED_AT_ONCE = 60
 """Characters one award reaches (a campaign's active characters, a fight's)."""
 
@@ -221,7 +225,8 @@ class RuleAdvancement:
     async def _totals(self, tx: Transaction, campaign_id: int, character_id: int) -> Totals:
         where = {"campaign_id": campaign_id, "character_id": character_id}
         [(earned, spent)] = await tx.fetch("cp_totals", where)
-        [(waiting,)] = await tx.fetch("cp_waiting_total", where)
+        # An expired request holds nothing, whether or not a press has closed it yet.
+        [(waiting,)] = await tx.fetch("cp_waiting_total", {**where, "now": utc_text()})
         return Totals(int(earned), int(spent), int(waiting))
 
     async def _add_entry(self, tx: Transaction, **values: Any) -> LedgerEntry:
@@ -574,11 +579,13 @@ class RuleAdvancement:
         *,
         expected_cost: int | None = None,
         quote_only: bool = False,
+        now: datetime | None = None,
     ) -> Improvement:
         """Spend CP and raise the stat in one transaction, or (with approval on, for a player)
         file a request that holds the CP until a GM decides. `expected_cost`: the price the
         user confirmed; a different one now (the sheet or the categories changed) refuses.
-        `quote_only`: only the price (`quote_improvement`), read without taking the write lock."""
+        `quote_only`: only the price (`quote_improvement`), read without taking the write lock.
+        A request expires REQUEST_DAYS after `now` (the bot's clock; default the real one)."""
         async with self._read() if quote_only else self._write(guild_id) as tx:
             quote, gm = await self._quote(
                 tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
@@ -604,6 +611,7 @@ class RuleAdvancement:
                         "level_before": quote.before,
                         "level_after": quote.after,
                         "cost": quote.cost,
+                        "expires_at": utc_text((now or datetime.now(UTC)) + REQUEST_LIFE),
                     },
                 )
                 return Improvement(quote, quote.character, request_id=request_id)
@@ -643,10 +651,17 @@ class RuleAdvancement:
             return _request(rows[0]) if rows else None
 
     async def decide_cp_request(
-        self, guild_id: int, request_id: int, actor_id: int, approve: bool
+        self,
+        guild_id: int,
+        request_id: int,
+        actor_id: int,
+        approve: bool,
+        *,
+        now: datetime | None = None,
     ) -> tuple[Request, Improvement | None]:
         """Approve (spend and raise, if the sheet and the CP still allow it) or refuse a
-        waiting improvement; GMs only, and once."""
+        waiting improvement; GMs only, and once. One past its expiry is closed instead (state
+        expired, nothing spent), whichever button was pressed."""
         async with self._write(guild_id) as tx:
             rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
             if not rows:
@@ -655,6 +670,12 @@ class RuleAdvancement:
             await self._require_gm(
                 tx, guild_id, request.campaign_id, actor_id, N_("decide improvements")
             )
+            if request.expired(utc_text(now)):
+                await tx.execute("cp_expire_request", {"request_id": request_id})
+                rows = await tx.fetch(
+                    "cp_request", {"request_id": request_id, "guild_id": guild_id}
+                )
+                return _request(rows[0]), None
             if request.state != "waiting":
                 raise Conflict("That improvement was {state} already.", state=request.state)
             improvement = None

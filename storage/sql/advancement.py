@@ -13,7 +13,7 @@ LEDGER_COLUMNS = (
 )
 REQUEST_COLUMNS = (
     "id, campaign_id, character_id, user_id, stat_kind, stat_name, level_before, level_after, "
-    "cost, state, decided_by"
+    "cost, state, decided_by, created_at, expires_at"
 )
 
 STATEMENTS: dict[str, str] = {
@@ -41,7 +41,8 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
  WHERE l.campaign_id = :campaign_id AND l.character_id = :character_id
 """,
     "cp_waiting_total": "SELECT coalesce(sum(cost), 0) FROM cp_requests "
-    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting'",
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
+    "AND expires_at > :now",
     "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id "
     "ORDER BY id DESC LIMIT :limit",
@@ -63,12 +64,14 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_campaign_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id ORDER BY id",
     "cp_insert_request": "INSERT INTO cp_requests (campaign_id, character_id, user_id, "
-    "stat_kind, stat_name, level_before, level_after, cost) VALUES (:campaign_id, "
-    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost) "
-    "RETURNING id",
+    "stat_kind, stat_name, level_before, level_after, cost, expires_at) VALUES (:campaign_id, "
+    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost, "
+    ":expires_at) RETURNING id",
     "cp_request": f"SELECT {REQUEST_COLUMNS} FROM cp_requests "
     "WHERE id = :request_id AND campaign_id IN "
     "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
+    "cp_expire_request": "UPDATE cp_requests SET state = 'expired' "
+    "WHERE id = :request_id AND state = 'waiting'",
     "cp_decide_request": "UPDATE cp_requests SET state = :state, decided_by = :user_id "
     "WHERE id = :request_id AND state = 'waiting'",
     "cp_active_characters": "SELECT a.character_id FROM active_characters AS a "

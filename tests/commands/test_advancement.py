@@ -88,8 +88,8 @@ async def test_approval_buttons_survive_a_restart(world):
     done = await world.bob.click(asked.response, label="Spend 20 CP")
     assert "waits for a GM" in done.response.content
     request = ch.last_message
-    assert (
-        request.content == f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP."
+    assert request.content.startswith(
+        f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP (open until <t:"
     )
     second = await world.bob.slash(ch, "character improve", skill="Elvish")
     await world.bob.click(second.response, label="Spend 2 CP")
@@ -189,3 +189,32 @@ async def test_sheet_text_and_edit_form_carry_categories(world):
     await world.alice.submit_modal(form, {TEXT_ID: "Strength 2; Dodge 2, Juggling 1 (Kampf)"})
     listed = await world.alice.slash(ch, "cp categories")
     assert "Juggling: combat" in listed.response.content
+
+
+async def test_a_waiting_improvement_expires_after_seven_days(world, monkeypatch):
+    """Past its expiry (said when asked) a request's buttons close it with a note: nothing
+    spent, the held CP free again; after a restart too."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=20, reason="Session 1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert "waits for a GM, at most 7 days" in done.response.content
+    request = ch.last_message
+    held = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert "(20 held by waiting improvements)" in held
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    await world.restart()
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    closed = await world.alice.click(request, label="Approve")
+    assert closed.response.content == (
+        "Expired: Parry 3 → 4 (20 CP) waited 7 days for a GM, so it is closed and nothing was "
+        "spent. Ask again with /character improve."
+    )
+    assert closed.response.components == []
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 20, spent 0, unspent 20"
+    sheet = await world.bob.slash(ch, "character show")
+    assert "Parry **3**" in str(embed_of(sheet))

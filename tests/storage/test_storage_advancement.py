@@ -267,3 +267,26 @@ async def test_a_sheets_categories_a_gms_set_a_players_must_agree(store, table) 
     assert not [n for n in await store.campaign_skill_names(GUILD, campaign.id) if n == "Hex"]
     names = await store.campaign_skill_names(GUILD, campaign.id)
     assert names == ["Juggling", "Parry", "Runes"]
+
+
+async def test_a_waiting_request_expires_and_frees_its_cp(store, table) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 20)
+    past = datetime.now(UTC) - timedelta(days=8)
+    old = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry", now=past)
+    # Its CP are free at once: a new request can hold them.
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert ledger.totals.waiting == 0
+    fresh = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")
+    with pytest.raises(PermissionDenied):
+        await store.decide_cp_request(GUILD, old.request_id, PLAYER, True)
+    request, done = await store.decide_cp_request(GUILD, old.request_id, GM, True)
+    assert (request.state, done) == ("expired", None)
+    assert request.expires_at < datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    with pytest.raises(Conflict, match="expired already"):
+        await store.decide_cp_request(GUILD, old.request_id, GM, True)
+    request, done = await store.decide_cp_request(GUILD, fresh.request_id, GM, True)
+    assert request.state == "approved" and done.character.skills["Parry"] == 4
