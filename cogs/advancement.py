@@ -10,6 +10,7 @@ transaction (storage/rules_advancement.py); the prices are the rules core's (wir
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +32,15 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name, NameList
-from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models_advancement import (
     MAX_AWARD,
+    REASON_SHOWN,
     REQUEST_DAYS,
     Advancement,
+    Ledger,
     LedgerEntry,
     Quote,
     Totals,
@@ -53,7 +56,12 @@ from wire.textcheck import clip
 if TYPE_CHECKING:
     from bot import WireBot
 
+log = logging.getLogger(__name__)
 DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
+LEDGER_ID = re.compile(
+    r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
+    r":(?P<way>older|newer)"
+)
 KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
 
 
@@ -100,6 +108,92 @@ async def add_worth_field(bot: WireBot, roller: Roller, character: Character, em
     embed.add_field(name=tr("Character points"), value=clip(value, EMBED_FIELD_VALUE_MAX))
 
 
+def ledger_id(campaign_id: int, character_id: int, page: int, way: str) -> str:
+    return f"wire:cp:ledger:{campaign_id}:{character_id}:{page}:{way}"
+
+
+def ledger_embed(ledger: Ledger) -> discord.Embed:
+    """One page of the ledger: the totals over every entry, then the page's entries."""
+    lines = [totals_line(ledger.totals)]
+    lines += [entry_line(e, e.id in ledger.undone) for e in ledger.entries]
+    if not ledger.entries:
+        lines.append(tr("No entries yet."))
+    embed = discord.Embed(
+        title=clip(tr("CP of {name}", name=inert(ledger.character.name)), EMBED_TITLE_MAX),
+        description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
+        colour=NEUTRAL,
+    )
+    if ledger.pages > 1:
+        embed.set_footer(
+            text=tr(
+                "Page {page} of {pages}, newest first ({count} entries)",
+                page=ledger.page + 1,
+                pages=ledger.pages,
+                count=ledger.count,
+            )
+        )
+    return embed
+
+
+class LedgerButton(discord.ui.DynamicItem[discord.ui.Button], template=LEDGER_ID):
+    """Older / Newer on a /cp show page; the page it leads to is its state, so it works after
+    a restart. The ledger is read again with the presser's rights (an NPC's: GMs only)."""
+
+    pattern = LEDGER_ID
+
+    def __init__(self, campaign_id: int, character_id: int, page: int, way: str) -> None:
+        older = way == "older"
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "Older") if older else trc("button", "Newer"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=ledger_id(campaign_id, character_id, page, way),
+            )
+        )
+        self.campaign_id, self.character_id, self.page = campaign_id, character_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> LedgerButton:
+        return cls(
+            int(match["campaign"]), int(match["character"]), int(match["page"]), match["way"]
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+        ledger = await bot.store.cp_ledger(
+            interaction.guild_id,
+            self.campaign_id,
+            actor_of(interaction),
+            self.character_id,
+            self.page,
+        )
+        await interaction.response.edit_message(
+            embed=ledger_embed(ledger), view=ledger_view(self.campaign_id, ledger)
+        )
+
+
+def ledger_view(campaign_id: int, ledger: Ledger) -> discord.ui.View | None:
+    """Newer and Older, when the ledger has more than one page (None: no buttons)."""
+    if ledger.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    character_id = ledger.character.id
+    newer = LedgerButton(campaign_id, character_id, max(0, ledger.page - 1), "newer")
+    newer.item.disabled = ledger.page == 0
+    older = LedgerButton(campaign_id, character_id, ledger.page + 1, "older")
+    older.item.disabled = ledger.page + 1 >= ledger.pages
+    view.add_item(newer)
+    view.add_item(older)
+    return view
+
+
 def entry_line(entry: LedgerEntry, undone: bool) -> str:
     when = entry.created_at[:10]
     what = tr(KIND_WORDS.get(entry.kind, entry.kind))
@@ -107,7 +201,7 @@ def entry_line(entry: LedgerEntry, undone: bool) -> str:
     if entry.stat_name:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
-        line += f" · {inert(entry.reason)}"
+        line += f" · {inert(clip(entry.reason, REASON_SHOWN))}"
     if undone:
         line += " " + tr("(undone)")
     return line
@@ -264,11 +358,11 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
-        roller = await load_roller(bot, interaction)
+        # Pressed in the GM channel too, which may play no campaign: the request names its own.
         request, done = await bot.store.decide_cp_request(
             interaction.guild_id,
             self.request_id,
-            roller.user_id,
+            actor_of(interaction),
             self.choice == "approve",
             now=bot.now(),
         )
@@ -315,10 +409,10 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DecideButton)
+        self.bot.add_dynamic_items(DecideButton, LedgerButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DecideButton)
+        self.bot.remove_dynamic_items(DecideButton, LedgerButton)
 
     # ---- the GMs' settings -------------------------------------------------------------
     @app_commands.command(name="categories", description="GMs: give skills their categories")
@@ -464,24 +558,26 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     @app_commands.command(name="show", description="A character's CP ledger and totals")
     @app_commands.guild_only()
-    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.describe(
+        character="The character (default: your active one)",
+        page="Which page, 1 the newest (Older / Newer buttons turn them)",
+    )
     @app_commands.autocomplete(character=ac.any_character)
-    async def show(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+    async def show(
+        self,
+        interaction: discord.Interaction,
+        character: Name | None = None,
+        page: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
         roller = await load_roller(self.bot, interaction)
         target: str | int = character or roller.sheet().id
         ledger = await self.bot.store.cp_ledger(
-            roller.guild_id, roller.campaign.id, roller.user_id, target
+            roller.guild_id, roller.campaign.id, roller.user_id, target, (page or 1) - 1
         )
-        lines = [totals_line(ledger.totals)]
-        lines += [entry_line(e, e.id in ledger.undone) for e in ledger.entries]
-        if not ledger.entries:
-            lines.append(tr("No entries yet."))
-        embed = discord.Embed(
-            title=clip(tr("CP of {name}", name=inert(ledger.character.name)), EMBED_TITLE_MAX),
-            description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
-            colour=NEUTRAL,
+        view = ledger_view(roller.campaign.id, ledger)
+        await interaction.response.send_message(
+            embed=ledger_embed(ledger), ephemeral=True, **({"view": view} if view else {})
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="undo", description="GMs: undo a character's last CP entry")
     @app_commands.guild_only()
@@ -553,7 +649,10 @@ async def improve_command(
         }
         if done.request_id is not None:
             until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
-            await interaction.followup.send(
+            where = await ask_gms(
+                bot,
+                roller,
+                interaction,
                 tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
                     "for {cost} CP (open until {until}).",
@@ -561,14 +660,17 @@ async def improve_command(
                     until=until,
                     **params,
                 ),
-                view=decide_view(done.request_id),
+                done.request_id,
             )
-            return tr(
+            asked = tr(
                 "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
                 "days; the CP are held until then.",
                 days=REQUEST_DAYS,
                 **params,
             )
+            if where is not None:
+                asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
+            return asked
         return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)
 
     await interaction.response.send_message(
@@ -583,6 +685,27 @@ async def improve_command(
         ),
         ephemeral=True,
     )
+
+
+async def ask_gms(
+    bot: WireBot, roller: Roller, interaction: discord.Interaction, text: str, request_id: int
+) -> int | None:
+    """Post a request with its Approve / Refuse buttons in the campaign's GM channel (the id
+    returned), or, without one or where the bot may not post there, in this channel (None)."""
+    gm_channel = roller.campaign.gm_channel_id
+    if gm_channel and gm_channel != roller.channel_id:
+        channel = bot.get_partial_messageable(gm_channel, guild_id=roller.guild_id)
+        try:
+            await channel.send(text, view=decide_view(request_id))
+            return gm_channel
+        except discord.HTTPException:
+            log.warning(
+                "Could not post a CP request in the GM channel of campaign %s; "
+                "posting it where it was asked",
+                roller.campaign.id,
+            )
+    await interaction.followup.send(text, view=decide_view(request_id))
+    return None
 
 
 async def cost_command(

@@ -24,8 +24,12 @@ REQUEST_DAYS = 7
 """Days an improvement waits for a GM's approval; then it closes, nothing spent, CP freed."""
 FORGOTTEN_USER = 0
 """The user of a ledger entry or request whose maker used /privacy forget-me."""
-LEDGER_SHOWN = 25
-"""Entries `/cp show` lists (the newest); the totals always count them all."""
+LEDGER_SHOWN = 10
+"""Entries on one page of `/cp show` (newest first); the totals always count them all. Ten
+lines of at most ~350 characters (a reason is cut to REASON_SHOWN there) stay inside an
+embed description's 4,096."""
+REASON_SHOWN = 100
+"""Characters of a reason a ledger page shows (the export keeps it whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +98,18 @@ class Totals:
 class Ledger:
     character: Character
     entries: tuple[LedgerEntry, ...]
-    """The newest LEDGER_SHOWN, newest first."""
+    """One page of LEDGER_SHOWN, newest first."""
     totals: Totals
     undone: frozenset[int] = frozenset()
     """Ids of the shown entries an undo has reversed."""
+    page: int = 0
+    """Which page `entries` is: 0 the newest (a page past the last shows the last)."""
+    count: int = 0
+    """Entries in all."""
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // LEDGER_SHOWN))
 
 
 @dataclass(frozen=True, slots=True)

@@ -315,15 +315,26 @@ class RuleAdvancement:
             return [row[0] for row in rows]
 
     async def cp_ledger(
-        self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        page: int = 0,
     ) -> Ledger:
-        """A character's newest entries and its totals; an NPC's for GMs only."""
+        """One page of a character's entries (0: the newest; past the last: the last) and its
+        totals over all of them; an NPC's for GMs only."""
         async with self._read() as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             if access.is_npc and not access.actor_is_gm:
                 raise access.campaign.gm_only(N_("see an NPC's CP"))
             where = {"campaign_id": campaign_id, "character_id": access.id}
-            rows = await tx.fetch("cp_entries", {**where, "limit": LEDGER_SHOWN})
+            [(count,)] = await tx.fetch("cp_entry_count", where)
+            page = min(max(0, page), max(0, (int(count) - 1) // LEDGER_SHOWN))
+            rows = await tx.fetch(
+                "cp_entries_page",
+                {**where, "limit": LEDGER_SHOWN, "offset": page * LEDGER_SHOWN},
+            )
             undone = frozenset(row[0] for row in await tx.fetch("cp_undone_ids", where))
             sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
             return Ledger(
@@ -331,6 +342,8 @@ class RuleAdvancement:
                 tuple(_entry(r) for r in rows),
                 await self._totals(tx, campaign_id, access.id),
                 undone,
+                page,
+                int(count),
             )
 
     async def campaign_ledger(self, guild_id: int, campaign_id: int) -> list[LedgerEntry]:

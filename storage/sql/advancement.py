@@ -46,6 +46,11 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id "
     "ORDER BY id DESC LIMIT :limit",
+    "cp_entries_page": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id "
+    "ORDER BY id DESC LIMIT :limit OFFSET :offset",
+    "cp_entry_count": "SELECT count(*) FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id",
     "cp_undone_ids": "SELECT undoes FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id AND undoes IS NOT NULL",
     "cp_last_open_entry": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger AS l "

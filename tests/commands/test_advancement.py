@@ -218,3 +218,55 @@ async def test_a_waiting_improvement_expires_after_seven_days(world, monkeypatch
     assert ledger.splitlines()[0] == "CP earned 20, spent 0, unspent 20"
     sheet = await world.bob.slash(ch, "character show")
     assert "Parry **3**" in str(embed_of(sheet))
+
+
+async def test_approval_goes_to_the_campaigns_gm_channel(world):
+    await setup_table(world, approval=True)
+    ch = world.channel
+    gm_room = world.guild.create_text_channel("gm-room")
+    await world.alice.slash(ch, "campaign settings", gm_channel=gm_room)
+    await world.alice.slash(ch, "cp award", amount=20, reason="Session 1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert done.response.content.endswith(f"The GMs were asked in <#{gm_room.id}>.")
+    (request,) = gm_room.history()
+    assert "asks to raise **Ash**'s Parry 3 → 4" in request.content
+    assert not any("asks to raise" in (m.content or "") for m in ch.history())
+    approved = await world.alice.click(request, label="Approve")
+    assert "**Ash** Parry 3 → 4 for 20 CP" in approved.response.content
+
+
+async def test_cp_show_pages_through_a_long_ledger_after_a_restart_too(world):
+    from tests.discord_rules import embed_problems
+
+    await setup_table(world)
+    ch = world.channel
+    hostile = "*" * 64  # a reason at its longest, all markdown: shown inert, in limits
+    for n in range(1, 24):
+        reason = hostile if n % 2 else f"Session {n}"
+        await world.alice.slash(ch, "cp award", amount=n, reason=reason, characters="Ash")
+    shown = await world.bob.slash(ch, "cp show")
+    first = embed_of(shown)
+    assert embed_problems(first) == []
+    lines = first["description"].splitlines()
+    assert lines[0] == "CP earned 276, spent 0, unspent 276"
+    assert len(lines) == 11 and "**+23 CP**" in lines[1] and "**+14 CP**" in lines[10]
+    assert first["footer"]["text"] == "Page 1 of 3, newest first (23 entries)"
+    newer = next(c for row in shown.response.components for c in row["components"])
+    assert newer["label"] == "Newer" and newer.get("disabled")
+    await world.restart()
+    second = await world.bob.click(shown.response, label="Older")
+    page = embed_of(second)
+    assert page["footer"]["text"] == "Page 2 of 3, newest first (23 entries)"
+    assert page["description"].splitlines()[0] == "CP earned 276, spent 0, unspent 276"
+    assert "**+13 CP**" in page["description"] and "**+14 CP**" not in page["description"]
+    last = embed_of(await world.bob.click(second.response, label="Older"))
+    assert last["footer"]["text"].startswith("Page 3 of 3")
+    assert last["description"].splitlines()[-1].startswith("`#")
+    assert "**+1 CP**" in last["description"]
+    back = embed_of(await world.bob.click(second.response, label="Newer"))
+    assert back["footer"]["text"].startswith("Page 2 of 3")
+    third = embed_of(await world.bob.slash(ch, "cp show", page=3))
+    assert third["footer"]["text"].startswith("Page 3 of 3")
+    past = embed_of(await world.bob.slash(ch, "cp show", page=99))
+    assert past["footer"]["text"].startswith("Page 3 of 3")
