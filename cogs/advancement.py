@@ -135,7 +135,23 @@ def ledger_embed(ledger: Ledger) -> discord.Embed:
     return embed
 
 
-class LedgerButton(discord.ui.DynamicItem[discord.ui.Button], template=LEDGER_ID):
+class GuildPress:
+    """The press of a CP button: on the commands' path (tree.run), in a server only."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._in_guild(bot, interaction))
+
+    async def _in_guild(self, bot: WireBot, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+        await self._press(bot, interaction, interaction.guild_id)
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
+        raise NotImplementedError
+
+
+class LedgerButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], template=LEDGER_ID):
     """Older / Newer on a /cp show page; the page it leads to is its state, so it works after
     a restart. The ledger is read again with the presser's rights (an NPC's: GMs only)."""
 
@@ -160,15 +176,9 @@ class LedgerButton(discord.ui.DynamicItem[discord.ui.Button], template=LEDGER_ID
             int(match["campaign"]), int(match["character"]), int(match["page"]), match["way"]
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: WireBot = interaction.client  # type: ignore[assignment]
-        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
-
-    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
-        if interaction.guild_id is None:
-            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
         ledger = await bot.store.cp_ledger(
-            interaction.guild_id,
+            guild_id,
             self.campaign_id,
             actor_of(interaction),
             self.character_id,
@@ -329,7 +339,7 @@ async def improvable_skills(
     return ac.choices(listed, current)
 
 
-class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
+class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
     """A GM's Approve or Refuse of a waiting improvement; the request's id is its state."""
 
     pattern = DECIDE_ID
@@ -351,16 +361,10 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
     ) -> DecideButton:
         return cls(int(match["request"]), match["choice"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: WireBot = interaction.client  # type: ignore[assignment]
-        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
-
-    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
-        if interaction.guild_id is None:
-            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
         # Pressed in the GM channel too, which may play no campaign: the request names its own.
         request, done = await bot.store.decide_cp_request(
-            interaction.guild_id,
+            guild_id,
             self.request_id,
             actor_of(interaction),
             self.choice == "approve",
