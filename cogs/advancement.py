@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -232,30 +233,84 @@ def quote_text(quote: Quote) -> str:
     return text
 
 
-def _categories(text: str) -> dict[str, Category | None]:
-    """ "Parry: combat, Elvish: language, Juggling: none" as a change of categories."""
-    changes: dict[str, Category | None] = {}
+def _pairs(text: str, fix: str) -> dict[str, str | None]:
+    """ "Parry: combat, Juggling: none" as name -> value (None: `none`, forget it); `fix`
+    says how to write it when a part has no value."""
+    changes: dict[str, str | None] = {}
     for part in text.split(","):
         if not part.strip():
             continue
-        name, sep, category = part.rpartition(":") if ":" in part else part.rpartition("=")
+        name, sep, value = part.rpartition(":") if ":" in part else part.rpartition("=")
         if not sep or not name.strip():
+            raise UserError(fix.format(part=inert(part.strip())))
+        word = value.strip()
+        forget = word.casefold() in ("none", tr("none").casefold())
+        changes[name.strip()] = None if forget else word
+    return changes
+
+
+def _categories(text: str) -> dict[str, Category | None]:
+    """ "Parry: combat, Elvish: language, Juggling: none" as a change of categories."""
+    fix = tr(
+        "Write each skill as `Name: category`, commas between, e.g. `Parry: combat, "
+        "Elvish: language` (`none` forgets one). {part} has no category.",
+        part="{part}",
+    )
+    try:
+        return {
+            name: None if word is None else category_of(word)
+            for name, word in _pairs(text, fix).items()
+        }
+    except RulesError as exc:
+        raise UserError(inert(str(exc))) from None
+
+
+def _species(text: str) -> dict[str, int | None]:
+    """ "Human: 0, Elf: 20, Dwarf: none" as a change of species costs."""
+    fix = tr(
+        "Write each species as `Name: CP`, commas between, e.g. `Human: 0, Elf: 20` (`none` "
+        "forgets one). {part} has no cost.",
+        part="{part}",
+    )
+    changes: dict[str, int | None] = {}
+    for name, word in _pairs(text, fix).items():
+        if word is not None and not word.lstrip("-").isdigit():
             raise UserError(
                 tr(
-                    "Write each skill as `Name: category`, commas between, e.g. `Parry: combat, "
-                    "Elvish: language` (`none` forgets one). {part} has no category.",
-                    part=inert(part.strip()),
+                    "{name}: {cost} is not a number of CP. Write e.g. `Elf: 20`.",
+                    name=inert(name),
+                    cost=inert(word),
                 )
             )
-        word = category.strip()
-        if word.casefold() in ("none", tr("none").casefold()):
-            changes[name.strip()] = None
-            continue
-        try:
-            changes[name.strip()] = category_of(word)
-        except RulesError as exc:
-            raise UserError(inert(str(exc))) from None
+        changes[name] = None if word is None else int(word)
     return changes
+
+
+def species_list(advancement: Advancement) -> str:
+    return ", ".join(f"{inert(name)}: {cost} CP" for name, cost in advancement.species.items())
+
+
+async def _prices(interaction: discord.Interaction) -> tuple[Any, Advancement] | None:
+    """This channel's campaign and its CP settings, for autocomplete (None: nothing to offer)."""
+    campaign = await ac.campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
+        return None
+    try:
+        store = ac.store_of(interaction)
+        return campaign, await store.get_advancement(interaction.guild_id, campaign.id)
+    except StorageError:
+        return None
+
+
+async def species_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The table's priced species, with their cost."""
+    found = await _prices(interaction)
+    if found is None:
+        return []
+    _campaign, advancement = found
+    return ac.choices(((f"{n} ({c} CP)", n) for n, c in advancement.species.items()), current)
 
 
 def _choice(label: str, value: str) -> app_commands.Choice[str] | None:
@@ -314,16 +369,11 @@ async def improvable_skills(
 ) -> list[app_commands.Choice[str]]:
     """`/character improve skill:` offers the sheet's skills with level and category (or
     "unpriced"), then the campaign's categorised skills the sheet lacks, to learn at 1."""
-    campaign = await ac.campaign_of(interaction)
+    found = await _prices(interaction)
     sheet = await ac.character_option(interaction, "character")
-    if campaign is None or sheet is None or interaction.guild_id is None:
+    if found is None or sheet is None:
         return []
-    try:
-        advancement = await ac.store_of(interaction).get_advancement(
-            interaction.guild_id, campaign.id
-        )
-    except StorageError:
-        return []
+    _campaign, advancement = found
 
     def kind(skill: str) -> str:
         category = advancement.category(skill)
@@ -419,6 +469,18 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         self.bot.remove_dynamic_items(DecideButton, LedgerButton)
 
     # ---- the GMs' settings -------------------------------------------------------------
+    async def _list_setting(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        change: Callable[[Roller], Awaitable[Advancement]],
+    ) -> tuple[Roller, Advancement]:
+        """A list the GMs set (categories, species costs): changed by `text`, or, empty, read."""
+        roller = await load_roller(self.bot, interaction)
+        if text.strip():
+            return roller, await change(roller)
+        return roller, await self.bot.store.get_advancement(roller.guild_id, roller.campaign.id)
+
     @app_commands.command(name="categories", description="GMs: give skills their categories")
     @app_commands.guild_only()
     @app_commands.describe(
@@ -426,14 +488,13 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
     )
     @app_commands.autocomplete(skills=category_list_choices)
     async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
-        roller = await load_roller(self.bot, interaction)
-        store = self.bot.store
-        if skills.strip():
-            advancement = await store.set_skill_categories(
+        roller, advancement = await self._list_setting(
+            interaction,
+            skills,
+            lambda roller: self.bot.store.set_skill_categories(
                 roller.guild_id, roller.campaign.id, roller.user_id, _categories(skills)
-            )
-        else:
-            advancement = await store.get_advancement(roller.guild_id, roller.campaign.id)
+            ),
+        )
         listed = ", ".join(
             f"{inert(name)}: {category.label}" for name, category in advancement.categories.items()
         )
@@ -448,6 +509,36 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
                 else tr(
                     "No skill has a category yet, so no skill has a price. GMs: "
                     "`/cp categories skills:Parry: combat, Elvish: language`."
+                ),
+                CONTENT_MAX,
+            ),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="species", description="GMs: what each species costs in CP")
+    @app_commands.guild_only()
+    @app_commands.describe(costs="e.g. Human: 0, Elf: 20 (none forgets one); empty: show the list")
+    async def species(self, interaction: discord.Interaction, costs: NameList = "") -> None:
+        roller, advancement = await self._list_setting(
+            interaction,
+            costs,
+            lambda roller: self.bot.store.set_species_costs(
+                roller.guild_id, roller.campaign.id, roller.user_id, _species(costs)
+            ),
+        )
+        listed = species_list(advancement)
+        await interaction.response.send_message(
+            clip(
+                tr(
+                    "Species costs of {campaign}: {list}. A sheet names its species with "
+                    "`/character species`.",
+                    campaign=inert(roller.campaign.name),
+                    list=listed,
+                )
+                if listed
+                else tr(
+                    "No species has a cost here, so a sheet's species adds nothing to its worth "
+                    "and is shown as not priced. GMs: `/cp species costs:Human: 0, Elf: 20`."
                 ),
                 CONTENT_MAX,
             ),
@@ -710,6 +801,37 @@ async def ask_gms(
             )
     await interaction.followup.send(text, view=decide_view(request_id))
     return None
+
+
+async def species_command(
+    bot: WireBot, interaction: discord.Interaction, species: str, character: str | None
+) -> None:
+    """Name the sheet's species (`none` clears it); its worth counts the table's cost for it."""
+    roller = await load_roller(bot, interaction)
+    target: str | int = character or roller.sheet().id
+    forget = species.strip().casefold() in ("none", tr("none").casefold())
+    sheet, advancement = await bot.store.set_character_species(
+        roller.guild_id, roller.campaign.id, roller.user_id, target, None if forget else species
+    )
+    worth = advancement.worth(sheet)
+    params = {"name": inert(sheet.name), "worth": inert(summary_line(worth))}
+    if worth.species is None:
+        text = tr("**{name}** names no species now. {worth}", **params)
+    elif worth.species.cost is None:
+        text = tr(
+            "**{name}**'s species: {species}, not priced by the table, so it adds nothing "
+            "(GMs: /cp species). {worth}",
+            species=inert(worth.species.name),
+            **params,
+        )
+    else:
+        text = tr(
+            "**{name}**'s species: {species} ({cost} CP). {worth}",
+            species=inert(worth.species.name),
+            cost=worth.species.cost,
+            **params,
+        )
+    await interaction.response.send_message(clip(text, CONTENT_MAX), ephemeral=sheet.is_npc)
 
 
 async def cost_command(

@@ -16,7 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.advancement import add_worth_field, cost_command, improvable_skills, improve_command
+from cogs.advancement import (
+    add_worth_field,
+    cost_command,
+    improvable_skills,
+    improve_command,
+    species_command,
+    species_names,
+)
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
@@ -774,6 +781,18 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.autocomplete(character=ac.any_character)
     async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
         await cost_command(self.bot, interaction, character)
+
+    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        species="The species (the table's list prices it); none: no species",
+        character="The character (default: your active one)",
+    )
+    @app_commands.autocomplete(species=species_names, character=ac.my_character)
+    async def species(
+        self, interaction: discord.Interaction, species: Name, character: Name | None = None
+    ) -> None:
+        await species_command(self.bot, interaction, species, character)
 
     @app_commands.command(name="import", description="Import characters from an exported JSON file")
     @app_commands.guild_only()

@@ -18,6 +18,10 @@ MAX_EARNED = 100_000
 """The most CP a character may have earned in all: keeps every sum far inside the columns."""
 MAX_SKILL_CATEGORIES = 200
 """Skills a campaign can give a category (a sheet holds at most 60)."""
+MAX_SPECIES = 50
+"""Species a campaign's list prices."""
+SPECIES_COST_MAX = 10_000
+"""The most CP a species may cost: a typo guard (the migration's CHECK says the same)."""
 REASON_MAX = 200
 """Characters in an entry's reason ("Session 3: the warrens")."""
 REQUEST_DAYS = 7
@@ -43,6 +47,10 @@ class Advancement:
     """A new character's budget; None: no budget, so nothing is flagged."""
     approval: bool = False
     """Improvements wait for a GM's Approve."""
+    species: Mapping[str, int] = field(default_factory=dict)
+    """The table's species list: name (as the GM wrote it) -> its CP cost."""
+    sheet_species: Mapping[int, str] = field(default_factory=dict)
+    """Character id -> the species its sheet names (priced or not)."""
 
     def category(self, skill: str) -> Category | None:
         wanted = skill.casefold()
@@ -51,9 +59,18 @@ class Advancement:
                 return category
         return None
 
+    def species_cost(self, species: str) -> int | None:
+        wanted = species.casefold()
+        return next((c for name, c in self.species.items() if name.casefold() == wanted), None)
+
     def worth(self, character: Character) -> Worth:
         return sheet_worth(
-            character.skills, character.attributes, self.categories, self.attribute_price
+            character.skills,
+            character.attributes,
+            self.categories,
+            self.attribute_price,
+            self.sheet_species.get(character.id),
+            self.species,
         )
 
 

@@ -21,8 +21,10 @@ from storage.models_advancement import (
     MAX_AWARD,
     MAX_EARNED,
     MAX_SKILL_CATEGORIES,
+    MAX_SPECIES,
     REASON_MAX,
     REQUEST_DAYS,
+    SPECIES_COST_MAX,
     Advancement,
     Improvement,
     Ledger,
@@ -76,11 +78,13 @@ class RuleAdvancement:
     async def _advancement(self, tx: Transaction, campaign_id: int) -> Advancement:
         where = {"campaign_id": campaign_id}
         categories = {name: Category(c) for name, c in await tx.fetch("cp_categories", where)}
+        species = {name: int(cost) for name, cost in await tx.fetch("cp_species", where)}
+        sheets = {int(cid): name for cid, name in await tx.fetch("cp_sheet_species", where)}
         rows = await tx.fetch("cp_settings", where)
-        if not rows:
-            return Advancement(categories)
-        price, starting, approval = rows[0]
-        return Advancement(categories, AttributePrice(price), starting, bool(approval))
+        price, starting, approval = rows[0] if rows else (None, None, 0)
+        return Advancement(
+            categories, AttributePrice(price), starting, bool(approval), species, sheets
+        )
 
     async def get_advancement(self, guild_id: int, campaign_id: int) -> Advancement:
         async with self._read() as tx:
@@ -166,6 +170,71 @@ class RuleAdvancement:
                     now=now.label,
                     written=category.label,
                 )
+
+    async def set_species_costs(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        changes: Mapping[str, int | None],
+    ) -> Advancement:
+        """Price species in CP (None forgets one); GMs only. A table setting: none is assumed."""
+        cleaned = {clean_name(name, "species"): cost for name, cost in changes.items()}
+        for name, cost in cleaned.items():
+            if cost is not None and not 0 <= cost <= SPECIES_COST_MAX:
+                raise InvalidValue(
+                    "A species costs 0 to {high} CP, not {value} ({name}).",
+                    high=SPECIES_COST_MAX,
+                    value=cost,
+                    name=name,
+                )
+        async with self._write(guild_id) as tx:
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("price species"))
+            await self._write_species(tx, campaign_id, cleaned)
+            return await self._advancement(tx, campaign_id)
+
+    async def _write_species(
+        self, tx: Transaction, campaign_id: int, cleaned: Mapping[str, int | None]
+    ) -> None:
+        where = {"campaign_id": campaign_id}
+        for name, cost in cleaned.items():
+            key = {**where, "name_key": name.casefold()}
+            if cost is None:
+                await tx.execute("cp_drop_species", key)
+            else:
+                await tx.execute("cp_set_species", {**key, "name": name, "cost": cost})
+        [(count,)] = await tx.fetch("cp_species_count", where)
+        if count > MAX_SPECIES:
+            raise InvalidValue(
+                "A campaign prices at most {limit} species; this would be {count}.",
+                limit=MAX_SPECIES,
+                count=count,
+            )
+
+    async def set_character_species(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        species: str | None,
+    ) -> tuple[Character, Advancement]:
+        """Name a character's species (None: none); its player or a GM, as for its sheet. A
+        species the table has not priced is kept and shown as not priced."""
+        name = clean_name(species, "species") if species else None
+        async with self._write(guild_id) as tx:
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            if name is None:
+                await tx.execute("cp_drop_sheet_species", {"character_id": access.id})
+            else:
+                known = await self._advancement(tx, campaign_id)
+                spelled = next((n for n in known.species if n.casefold() == name.casefold()), name)
+                await tx.execute(
+                    "cp_set_sheet_species", {"character_id": access.id, "name": spelled}
+                )
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            return sheet, await self._advancement(tx, campaign_id)
 
     async def campaign_skill_names(
         self, guild_id: int, campaign_id: int, *, npcs: bool = False, limit: int = 200
@@ -467,9 +536,26 @@ class RuleAdvancement:
                     ),
                 },
             )
+        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
+        if is_gm and advancement.species_costs:
+            now = await self._advancement(tx, campaign.id)
+            await self._write_species(
+                tx,
+                campaign.id,
+                {
+                    name: cost
+                    for name, cost in advancement.species_costs.items()
+                    if plan.kind == "campaign" or now.species_cost(name) is None
+                },
+            )
+        for name, species in (advancement.character_species or {}).items():
+            if name.casefold() in ids:
+                await tx.execute(
+                    "cp_set_sheet_species",
+                    {"character_id": ids[name.casefold()], "name": species},
+                )
         if not advancement.ledger:
             return
-        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
         for key in {entry.character.casefold() for entry in advancement.ledger}:
             rows = await tx.fetch("cp_entries", {**where, "character_id": ids[key], "limit": 1})
             if rows:

@@ -26,6 +26,19 @@ STATEMENTS: dict[str, str] = {
     "cp_drop_category": "DELETE FROM skill_categories "
     "WHERE campaign_id = :campaign_id AND name_key = :name_key",
     "cp_drop_categories": "DELETE FROM skill_categories WHERE campaign_id = :campaign_id",
+    "cp_species": "SELECT name, cost FROM cp_species WHERE campaign_id = :campaign_id "
+    "ORDER BY name_key",
+    "cp_species_count": "SELECT count(*) FROM cp_species WHERE campaign_id = :campaign_id",
+    "cp_set_species": "INSERT INTO cp_species (campaign_id, name_key, name, cost) "
+    "VALUES (:campaign_id, :name_key, :name, :cost) ON CONFLICT (campaign_id, name_key) "
+    "DO UPDATE SET name = excluded.name, cost = excluded.cost",
+    "cp_drop_species": "DELETE FROM cp_species "
+    "WHERE campaign_id = :campaign_id AND name_key = :name_key",
+    "cp_sheet_species": "SELECT s.character_id, s.name FROM character_species AS s "
+    "JOIN characters AS ch ON ch.id = s.character_id WHERE ch.campaign_id = :campaign_id",
+    "cp_set_sheet_species": "INSERT INTO character_species (character_id, name) "
+    "VALUES (:character_id, :name) ON CONFLICT (character_id) DO UPDATE SET name = excluded.name",
+    "cp_drop_sheet_species": "DELETE FROM character_species WHERE character_id = :character_id",
     "cp_settings": "SELECT attribute_price, starting_cp, approval FROM advancement_settings "
     "WHERE campaign_id = :campaign_id",
     "cp_set_settings": "INSERT INTO advancement_settings "

@@ -270,3 +270,37 @@ async def test_cp_show_pages_through_a_long_ledger_after_a_restart_too(world):
     assert third["footer"]["text"].startswith("Page 3 of 3")
     past = embed_of(await world.bob.slash(ch, "cp show", page=99))
     assert past["footer"]["text"].startswith("Page 3 of 3")
+
+
+async def test_species_costs_count_into_the_sheets_worth(world, client_languages):
+    await setup_table(world)
+    ch = world.channel
+    refused = await world.bob.slash(ch, "cp species", costs="Elf: 0")
+    assert "Only a GM" in refused.response.content
+    empty = await world.alice.slash(ch, "cp species")
+    assert "No species has a cost here" in empty.response.content
+    bad = await world.alice.slash(ch, "cp species", costs="Elf: lots")
+    assert "lots is not a number of CP" in bad.response.content
+    listed = await world.alice.slash(ch, "cp species", costs="Human: 0, Elf: 20")
+    assert listed.response.content.startswith("Species costs of Default: Elf: 20 CP, Human: 0 CP.")
+    offered = await world.bob.autocomplete(ch, "character species", "species", "")
+    assert [c["name"] for c in offered] == ["Elf (20 CP)", "Human (0 CP)"]
+    named = await world.bob.slash(ch, "character species", species="elf")
+    assert named.response.content == (
+        "**Ash**'s species: Elf (20 CP). Sheet: 50 CP: skills 30, attributes not priced, "
+        "species 20 (Elf)"
+    )
+    sheet = field(embed_of(await world.bob.slash(ch, "character show")), "Character points")
+    assert sheet.splitlines()[0].endswith(", species 20 (Elf)")
+    cost = embed_of(await world.bob.slash(ch, "character cost"))["description"].splitlines()
+    assert "Species Elf: 20 CP" in cost
+    other = await world.carol.slash(ch, "character species", species="Elf", character="Ash")
+    assert other.response.ephemeral  # not her sheet
+    unknown = await world.carol.slash(ch, "character species", species="Troll")
+    assert "Troll, not priced by the table" in unknown.response.content
+    assert "species Troll not priced" in unknown.response.content
+    client_languages.set(world.bob, "de")
+    german = await world.bob.slash(ch, "character cost")
+    assert "Spezies Elf: 20 CP" in embed_of(german)["description"]
+    cleared = await world.bob.slash(ch, "character species", species="none")
+    assert "nennt jetzt keine Spezies" in cleared.response.content

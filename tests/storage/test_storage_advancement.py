@@ -290,3 +290,44 @@ async def test_a_waiting_request_expires_and_frees_its_cp(store, table) -> None:
         await store.decide_cp_request(GUILD, old.request_id, GM, True)
     request, done = await store.decide_cp_request(GUILD, fresh.request_id, GM, True)
     assert request.state == "approved" and done.character.skills["Parry"] == 4
+
+
+async def test_species_costs_count_into_the_worth_and_travel_in_exports(
+    store, table, make_campaign
+) -> None:
+    campaign, _ash = table
+    with pytest.raises(PermissionDenied):
+        await store.set_species_costs(GUILD, campaign.id, PLAYER, {"Elf": 20})
+    with pytest.raises(InvalidValue, match="0 to 10000 CP"):
+        await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20_000})
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20, "Human": 0})
+    with pytest.raises(PermissionDenied):
+        await store.set_character_species(GUILD, campaign.id, OTHER_PLAYER, "Ash", "Elf")
+    sheet, advancement = await store.set_character_species(GUILD, campaign.id, PLAYER, "Ash", "elf")
+    worth = advancement.worth(sheet)
+    assert (worth.species.name, worth.species.cost, worth.total) == ("Elf", 20, 30 + 20)
+    # A species the list lacks: named, not priced, adds nothing.
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": None})
+    advancement = await store.get_advancement(GUILD, campaign.id)
+    worth = advancement.worth(sheet)
+    assert (worth.species.cost, worth.total, worth.complete) == (None, 30, False)
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20})
+
+    document = await store.export_campaign(GUILD, campaign.id)
+    assert document["campaign"]["species_costs"] == {"Elf": 20, "Human": 0}
+    assert document["campaign"]["character_species"] == {"Ash": "Elf"}
+    mine = await store.export_character(GUILD, campaign.id, "Ash")
+    assert mine["campaign"]["species_costs"] == {"Elf": 20}
+    assert mine["campaign"]["character_species"] == {"Ash": "Elf"}
+    other = await make_campaign("Elsewhere")
+    [copied] = await store.import_data(GUILD, other.id, GM, document)
+    there = await store.get_advancement(GUILD, other.id)
+    assert there.species == {"Elf": 20, "Human": 0}
+    assert there.worth(copied).species.cost == 20
+    # A player's own sheet keeps its species; only a GM's import prices one.
+    third = await make_campaign("Third")
+    [theirs] = await store.import_data(GUILD, third.id, PLAYER, mine)
+    prices = await store.get_advancement(GUILD, third.id)
+    assert prices.species == {} and prices.worth(theirs).species.name == "Elf"
+    sheet, advancement = await store.set_character_species(GUILD, campaign.id, GM, "Ash", None)
+    assert advancement.worth(sheet).species is None

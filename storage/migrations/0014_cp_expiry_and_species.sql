@@ -37,3 +37,20 @@ SELECT 'cp_requests_new', max(coalesce((SELECT seq FROM sqlite_sequence WHERE na
 DROP TABLE cp_requests;
 ALTER TABLE cp_requests_new RENAME TO cp_requests;
 CREATE INDEX cp_requests_waiting ON cp_requests (character_id) WHERE state = 'waiting';
+
+-- Species costs, a table setting (WIRE's sources give no species prices): cp_species is the
+-- campaign's list of species and what each costs in CP, set by its GMs; character_species
+-- names a character's species (set by its player or a GM). A species not in the list is shown
+-- as not priced, never as 0. Both go with their campaign or character.
+CREATE TABLE cp_species (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+    name_key    TEXT    NOT NULL,
+    name        TEXT    NOT NULL,
+    cost        INTEGER NOT NULL CHECK (cost BETWEEN 0 AND 10000),
+    PRIMARY KEY (campaign_id, name_key)
+);
+
+CREATE TABLE character_species (
+    character_id INTEGER PRIMARY KEY REFERENCES characters (id) ON DELETE CASCADE,
+    name         TEXT    NOT NULL
+);
