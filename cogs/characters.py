@@ -35,6 +35,7 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Base, Name, Notes, SheetText
+from cogs.utils.quick_actions import PanelButton
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.sheet_edit import (
     FORM_ID,
@@ -422,8 +423,11 @@ class Characters(commands.GroupCog, group_name="character"):
             )
         embed = sheet_embed(character, active)
         await add_worth_field(self.bot, roller, character, embed)
+        # The Panel button where the one asking plays the sheet: their active character, or
+        # (GMs only see them) an NPC.
+        panel = active or character.is_npc
         await interaction.response.send_message(
-            embed=embed, view=sheet_view(character), ephemeral=character.is_npc
+            embed=embed, view=sheet_view(character, panel=panel), ephemeral=character.is_npc
         )
 
     @app_commands.command(name="list", description="List the campaign's characters")
@@ -1021,8 +1025,9 @@ class Characters(commands.GroupCog, group_name="character"):
             # was posted); the confirmation is the editor's own.
             title = source.embeds[0].title if source.embeds else None
             active = bool(title and title.endswith(" (active)"))
+            panel = carries(source, PanelButton(character_id).item.custom_id or "")
             await interaction.response.edit_message(
-                embed=sheet_embed(after, active), view=sheet_view(after)
+                embed=sheet_embed(after, active), view=sheet_view(after, panel=panel)
             )
             await interaction.followup.send(said, ephemeral=True)
         else:

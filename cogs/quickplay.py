@@ -19,7 +19,7 @@ from cogs.utils.errors import UserError
 from cogs.utils.options import Mod, Name
 from cogs.utils.quick_actions import ITEMS, Pressed, roll_saved, send_panel
 from cogs.utils.rolling import Roller, load_roller
-from cogs.utils.save_button import SaveButton, saved_text
+from cogs.utils.save_button import FORM_ID, SaveButton, answer_save_form, saved_text
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from wire.i18n import tr
@@ -58,6 +58,20 @@ class QuickPlay(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(SaveButton, *ITEMS)
+
+    @commands.Cog.listener("on_interaction")
+    async def on_save_form(self, interaction: discord.Interaction) -> None:
+        """Answer the Save button's form wherever and whenever it was opened: its id names
+        the roll, the typed name is the rest."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        match = FORM_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is None:
+            return
+        roll_id = int(match["roll"])
+        await self.bot.tree.run(
+            interaction, lambda: answer_save_form(self.bot, interaction, roll_id)
+        )
 
     @app_commands.command(
         name="save", description="Save your last roll under a name, or rename, delete, list them"
@@ -166,7 +180,7 @@ class QuickPlay(commands.Cog):
     @app_commands.autocomplete(npc=ac.npc_names)
     async def panel(self, interaction: discord.Interaction, npc: Name | None = None) -> None:
         roller = await load_roller(self.bot, interaction, npc)
-        await send_panel(interaction, _sheet(roller), roller.campaign)
+        await send_panel(interaction, _sheet(roller), roller.campaign, roller.name)
 
 
 async def setup(bot: WireBot) -> None:

@@ -106,8 +106,12 @@ class RuleSaved:
         name: str,
         command: dict[str, Any],
         label: str = "",
+        *,
+        replace: bool = True,
     ) -> SavedChange:
-        """Save (or, under a name already used, replace) a roll of the character."""
+        """Save (or, under a name already used, replace) a roll of the character; with
+        `replace` False a name already used is refused instead (the Save button's form, where
+        the name is typed fresh and a clash is more likely a slip than a wish)."""
         name = clean_name(name, "saved roll")
         text = json_text(command, "saved roll")
         async with self._write(guild_id) as tx:
@@ -120,6 +124,13 @@ class RuleSaved:
                 "name_key": _key(name),
             }
             found = await tx.fetch("saved_roll_by_name", where)
+            if found and not replace:
+                raise NameTaken(
+                    "{name} already has a saved roll named {value}. Press Save again and pick "
+                    "another name, or replace that roll with /save name:{value}.",
+                    name=access.name,
+                    value=name,
+                )
             if found:
                 saved_id = found[0][0]
                 await tx.execute(

@@ -802,6 +802,182 @@ def located_message_problems(message: Mapping[str, Any]) -> list[Problem]:
     return problems
 
 
+# ------------------------------------------------------------------------ modal checks
+
+MODAL_TITLE_MAX = 45
+MODAL_MAX_COMPONENTS = 5
+TEXT_INPUT = 4
+TEXT_DISPLAY = 10
+LABEL = 18
+LABEL_TEXT_MAX = 45
+LABEL_DESCRIPTION_MAX = 100
+TEXT_INPUT_LABEL_MAX = 45
+TEXT_INPUT_LENGTH_MAX = 4000
+TEXT_INPUT_PLACEHOLDER_MAX = 100
+TEXT_INPUT_STYLES = frozenset({1, 2})  # short, paragraph
+IN_A_LABEL = frozenset({TEXT_INPUT, *SELECT_TYPES, 19, 21, 22, 23})
+"""What a label (type 18) may hold: a text input, a select, a file upload, a radio group, a
+checkbox group or a checkbox (Discord's component reference, "Label")."""
+
+
+def _custom_id_problems(
+    component: Mapping[str, Any], at: str, path: BodyPath, custom_ids: dict[str, str]
+) -> list[Problem]:
+    custom_id, id_path = component.get("custom_id"), (*path, "custom_id")
+    if not isinstance(custom_id, str) or not custom_id:
+        return [Problem(id_path, REQUIRED, f"{at}: custom_id is required")]
+    if len(custom_id) > CUSTOM_ID_MAX:
+        text = f"{at}.custom_id must be at most {CUSTOM_ID_MAX} characters, has {len(custom_id)}"
+        return [Problem(id_path, MAX_LENGTH, text)]
+    if custom_id in custom_ids:
+        text = f"{at}: custom_id {custom_id!r} is already used by {custom_ids[custom_id]}"
+        return [Problem(id_path, DUPLICATE_CUSTOM_ID, text)]
+    custom_ids[custom_id] = at
+    return []
+
+
+def _text_input_problems(
+    box: Mapping[str, Any], at: str, path: BodyPath, *, in_label: bool
+) -> list[Problem]:
+    """A text input's rules (Discord's component reference, "Text Input"): style 1 (short) or
+    2 (paragraph); a label of at most 45 characters in an action row, none inside a label
+    component; min_length 0 to 4000, max_length 1 to 4000, min no more than max; a pre-filled
+    value of at most 4000 characters; a placeholder of at most 100."""
+    problems: list[Problem] = []
+    if box.get("style") not in TEXT_INPUT_STYLES:
+        text = f"{at}.style must be 1 (short) or 2 (paragraph), got {box.get('style')!r}"
+        problems.append(Problem((*path, "style"), NOT_ALLOWED, text))
+    if in_label:
+        if box.get("label") is not None:
+            text = f"{at}: a text input inside a label component takes no label of its own"
+            problems.append(Problem((*path, "label"), NOT_ALLOWED, text))
+    else:
+        problems += _limit(
+            box.get("label"), f"{at}.label", (*path, "label"), TEXT_INPUT_LABEL_MAX, required=True
+        )
+    lengths: dict[str, int] = {}
+    for key, lowest in (("min_length", 0), ("max_length", 1)):
+        value = box.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            problems.append(Problem((*path, key), NOT_ALLOWED, f"{at}.{key} must be an integer"))
+        elif not lowest <= value <= TEXT_INPUT_LENGTH_MAX:
+            text = f"{at}.{key} must be {lowest} to {TEXT_INPUT_LENGTH_MAX}, got {value}"
+            problems.append(Problem((*path, key), NOT_ALLOWED, text))
+        else:
+            lengths[key] = value
+    low, high = lengths.get("min_length", 0), lengths.get("max_length", TEXT_INPUT_LENGTH_MAX)
+    if low > high:
+        text = f"{at}: min_length {low} is greater than max_length {high}"
+        problems.append(Problem((*path, "min_length"), NOT_ALLOWED, text))
+    problems += _limit(box.get("value"), f"{at}.value", (*path, "value"), TEXT_INPUT_LENGTH_MAX)
+    problems += _limit(
+        box.get("placeholder"),
+        f"{at}.placeholder",
+        (*path, "placeholder"),
+        TEXT_INPUT_PLACEHOLDER_MAX,
+    )
+    return problems
+
+
+def located_modal_problems(modal: Any) -> list[Problem]:
+    """Every rule a MODAL callback's data (interaction response type 9) breaks: custom_id 1 to
+    100 characters; title 1 to 45; 1 to 5 top-level components, each a label (type 18: text
+    at most 45, description at most 100, one component it may hold), a text display (type 10),
+    or an action row holding exactly one text input (the older layout); custom ids unique."""
+    if not isinstance(modal, Mapping):
+        return [Problem((), NOT_AN_OBJECT, "a modal's data must be an object")]
+    problems = _limit(modal.get("title"), "title", ("title",), MODAL_TITLE_MAX, required=True)
+    custom_ids: dict[str, str] = {}
+    problems += _custom_id_problems(modal, "modal", (), custom_ids)
+    rows = modal.get("components")
+    if not isinstance(rows, list):
+        return [*problems, Problem(("components",), NOT_A_LIST, "components must be a list")]
+    if not 1 <= len(rows) <= MODAL_MAX_COMPONENTS:
+        text = f"a modal takes 1 to {MODAL_MAX_COMPONENTS} components, has {len(rows)}"
+        problems.append(Problem(("components",), MAX_LENGTH, text))
+    for index, row in enumerate(rows):
+        at, path = f"components[{index}]", ("components", index)
+        kind = row.get("type") if isinstance(row, Mapping) else None
+        if kind == LABEL:
+            problems += _limit(
+                row.get("label"), f"{at}.label", (*path, "label"), LABEL_TEXT_MAX, required=True
+            )
+            problems += _limit(
+                row.get("description"),
+                f"{at}.description",
+                (*path, "description"),
+                LABEL_DESCRIPTION_MAX,
+            )
+            inner = row.get("component")
+            inner_at, inner_path = f"{at}.component", (*path, "component")
+            if not isinstance(inner, Mapping) or inner.get("type") not in IN_A_LABEL:
+                text = f"{inner_at}: a label holds a text input, a select or a checkbox"
+                problems.append(Problem(inner_path, BAD_LAYOUT, text))
+                continue
+            problems += _custom_id_problems(inner, inner_at, inner_path, custom_ids)
+            if inner.get("type") == TEXT_INPUT:
+                problems += _text_input_problems(inner, inner_at, inner_path, in_label=True)
+            elif inner.get("type") in SELECT_TYPES:
+                problems += _select_problems(inner, inner_at, inner_path)
+        elif kind == ACTION_ROW:
+            children = row.get("components")
+            if (
+                not isinstance(children, list)
+                or len(children) != 1
+                or not isinstance(children[0], Mapping)
+                or children[0].get("type") != TEXT_INPUT
+            ):
+                text = f"{at}: an action row in a modal holds exactly one text input"
+                problems.append(Problem(path, BAD_LAYOUT, text))
+                continue
+            box_at, box_path = f"{at}.components[0]", (*path, "components", 0)
+            problems += _custom_id_problems(children[0], box_at, box_path, custom_ids)
+            problems += _text_input_problems(children[0], box_at, box_path, in_label=False)
+        elif kind != TEXT_DISPLAY:
+            text = f"{at}: a modal holds labels, text displays or action rows, not type {kind!r}"
+            problems.append(Problem(path, BAD_LAYOUT, text))
+    return problems
+
+
+def modal_problems(modal: Any) -> list[str]:
+    return [problem.text for problem in located_modal_problems(modal)]
+
+
+def text_inputs(modal: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """A shown modal's text inputs by custom id, in either layout."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for row in modal.get("components") or []:
+        for box in [row.get("component"), *(row.get("components") or [])]:
+            if isinstance(box, Mapping) and box.get("type") == TEXT_INPUT:
+                found[str(box.get("custom_id"))] = box
+    return found
+
+
+def modal_submit_problem(modal: Mapping[str, Any], values: Mapping[str, Any]) -> str | None:
+    """Why Discord's client could not submit these values in this modal (None: it could): only
+    its text inputs, each a string within its min_length and max_length, a required one (the
+    default) not left empty."""
+    boxes = text_inputs(modal)
+    strangers = [k for k in values if k not in boxes]
+    if strangers:
+        return f"the form has no text input {strangers[0]!r}"
+    for custom_id, box in boxes.items():
+        value = values.get(custom_id, "")
+        if not isinstance(value, str):
+            return f"{custom_id!r}: a text input sends a string"
+        if not value:
+            if box.get("required", True):
+                return f"{custom_id!r} is required"
+            continue
+        low = box.get("min_length", 0)
+        high = box.get("max_length", TEXT_INPUT_LENGTH_MAX)
+        if not low <= len(value) <= high:
+            return f"{custom_id!r}: {len(value)} characters; this input takes {low} to {high}"
+    return None
+
+
 def message_problems(message: Mapping[str, Any]) -> list[str]:
     """Every limit one message body breaks: content, embeds (each and together), components."""
     return [problem.text for problem in located_message_problems(message)]

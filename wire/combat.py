@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from wire import limits
 from wire.check import Modifier, Roll
@@ -106,6 +107,17 @@ def exchange_odds(
         base=base,
         role=role,
     )
+
+
+def defence_chance(defence_bonus: int, attack_bonus: int, *, takes10: bool = False) -> Fraction:
+    """The chance a defence stops an attack before either die is cast: both roll a d20, and the
+    attacker wins ties, so the defender needs the strictly higher total. `takes10`: the defender
+    takes 10 (an NPC, where the table has NPCs take 10), so only the attacker rolls, against
+    the defender's known total."""
+    if takes10:
+        attacker = compute_odds(attack_bonus - (defence_bonus + 10), wins_ties=True)
+        return 1 - attacker.chance
+    return compute_odds(defence_bonus - attack_bonus, both_roll=True, wins_ties=False).chance
 
 
 def _resolve(

@@ -209,6 +209,17 @@ class NoSuchWeapon(RulesError):
         super().__init__(tr("{sheet} has no weapon {name}.", sheet=sheet, name=name))
 
 
+def best_attack(character: Character) -> tuple[Weapon, int] | None:
+    """The sheet's weapon with the highest attack bonus (attribute + skill) and that bonus, the
+    first listed on a tie; None without weapons. What an opponent is most likely to swing."""
+    best: tuple[Weapon, int] | None = None
+    for weapon in character.weapons:
+        bonus = sum(m.value for m in weapon_modifiers(character, weapon))
+        if best is None or bonus > best[1]:
+            best = (weapon, bonus)
+    return best
+
+
 def sheet_weapon(character: Character, name: str) -> tuple[Weapon, tuple[Modifier, ...]]:
     """The named weapon of the sheet and what an attack with it rolls (attribute + skill), or
     NoSuchWeapon."""

@@ -20,7 +20,8 @@ from discord import app_commands
 
 from cogs.utils.errors import UserError
 from cogs.utils.save_button import SaveButton
-from wire.i18n import tr, trc
+from storage.models import RollRecord
+from wire.i18n import N_, tr, trc
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -97,16 +98,29 @@ def again_view(roll_id: int, *, savable: bool = False) -> discord.ui.View:
 
 
 async def replay(bot: WireBot, interaction: discord.Interaction, roll_id: int) -> None:
+    record = await own_roll(
+        bot,
+        interaction,
+        roll_id,
+        gone=N_("That roll is no longer in the log, so it cannot be rolled again."),
+        others=N_("Only {user} can roll this again; make your own roll."),
+    )
+    await rerun(bot, interaction, record.inputs.get(OPTIONS_KEY))
+
+
+async def own_roll(
+    bot: WireBot, interaction: discord.Interaction, roll_id: int, *, gone: str, others: str
+) -> RollRecord:
+    """The logged roll a button names, if it is the presser's own (Roll again, Save): `gone`
+    and `others` (with {user}) say why not, each button in its own words."""
     if interaction.guild_id is None:
         raise UserError(tr("This button works in a server channel."))
     record = await bot.store.get_roll(interaction.guild_id, roll_id)
     if record is None:
-        raise UserError(tr("That roll is no longer in the log, so it cannot be rolled again."))
+        raise UserError(tr(gone))
     if record.user_id != interaction.user.id:
-        raise UserError(
-            tr("Only {user} can roll this again; make your own roll.", user=f"<@{record.user_id}>")
-        )
-    await rerun(bot, interaction, record.inputs.get(OPTIONS_KEY))
+        raise UserError(tr(others, user=f"<@{record.user_id}>"))
+    return record
 
 
 async def rerun(

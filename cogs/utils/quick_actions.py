@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
 from cogs.utils.again import rerun
+from cogs.utils.defence_odds import defence_odds_reply
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
-from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.rolling import AttackLine, Roller, actor_of
 from cogs.utils.text import inert
@@ -28,8 +28,7 @@ from storage.errors import NotFound
 from storage.models import Campaign, Combatant, Fight
 from storage.rules_saved import SavedRoll
 from wire.i18n import tr, trc
-from wire.odds import compute_odds
-from wire.sheet import Character, available_defences, defence_modifiers
+from wire.sheet import Character
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -39,10 +38,10 @@ SELECT_MAX = 25
 """Options in one select menu (Discord's limit)."""
 ROW_WIDTH = 5
 ROWS = 5
-PROBE_TOTALS = (10, 15, 20)
-"""The attack totals the panel's defence odds are shown against."""
 
-_TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})"
+_TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?"
+"""The fight, the turn step plus one, and (for a copy of an NPC) the combatant acting; the
+combatant mark is optional, so ids made before it keep working."""
 WEAPON_ID = re.compile(r"wire:qw:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8})" + _TAIL)
 SAVED_ID = re.compile(r"wire:qs:(?P<saved>[0-9]{1,19})" + _TAIL)
 SAVED_SELECT_ID = re.compile(r"wire:qss:(?P<char>[0-9]{1,19})" + _TAIL)
@@ -52,6 +51,7 @@ TARGET_ID = re.compile(
 )
 SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
 DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})")
+PANEL_ID = re.compile(r"wire:qp:(?P<char>[0-9]{1,19})")
 END_ID = re.compile(r"wire:qe" + _TAIL)
 
 
@@ -62,19 +62,22 @@ def weapon_hash(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """Where a quick action was offered: the fight (0: none) and, for the turn ping, the step
-    the turn was at plus one (0: not bound to a turn)."""
+    """Where a quick action was offered: the fight (0: none); for the turn ping, the step the
+    turn was at plus one (0: not bound to a turn); and the combatant that acts (0: the sheet's
+    own), so that of several copies of an NPC ("Goblin 1", "Goblin 2") the one the GM named
+    attacks, and is credited, not whichever copy has the turn."""
 
     fight: int = 0
     turn: int = 0
+    who: int = 0
 
     @property
     def tail(self) -> str:
-        return f":{self.fight}:{self.turn}"
+        return f":{self.fight}:{self.turn}" + (f":c{self.who}" if self.who else "")
 
     @classmethod
     def of(cls, match: Any) -> Turn:
-        return cls(int(match["fight"]), int(match["turn"]))
+        return cls(int(match["fight"]), int(match["turn"]), int(match["who"] or 0))
 
 
 def _bot(interaction: discord.Interaction) -> WireBot:
@@ -89,6 +92,8 @@ class Pressed:
     campaign: Campaign
     character: Character
     fight: Fight | None
+    combatant: Combatant | None = None
+    """The copy of the NPC that acts (`Turn.who`), as it is in the fight now."""
 
 
 async def check_press(
@@ -130,15 +135,38 @@ async def check_press(
                     "tracker shows whose turn it is now."
                 )
             )
-    return Pressed(campaign, character, fight)
+    combatant = None
+    if turn.who:
+        combatant = next((c for c in fight.combatants if c.id == turn.who), None) if fight else None
+        if combatant is None or combatant.character_id != character.id:
+            raise UserError(
+                tr(
+                    "That copy of {name} is no longer in the fight. /panel npc: shows the "
+                    "copies there now.",
+                    name=inert(character.name),
+                )
+            )
+    return Pressed(campaign, character, fight, combatant)
 
 
-def _as_character(pressed: Pressed, actor: int) -> dict[str, Any]:
-    """The option that makes a command roll as this character: npc: for a GM's NPC; a player's
+def _as_character(pressed: Pressed) -> dict[str, Any]:
+    """The option that makes a command roll as this character: npc: for a GM's NPC (the copy's
+    name in the fight for a copy, which the command rolls and credits as that copy); a player's
     own character must be their active one (the command rolls with it)."""
+    if pressed.combatant is not None:
+        return {"npc": pressed.combatant.name}
     if pressed.character.is_npc:
         return {"npc": pressed.character.name}
     return {}
+
+
+def acting_copy(fight: Fight | None, character: Character, name: str) -> Combatant | None:
+    """The copy of an NPC in the fight that a GM named (npc:Goblin 1); None for a player's
+    character, an NPC not in the fight, or the sheet named by its own name."""
+    if fight is None or not character.is_npc or name == character.name:
+        return None
+    found = fight.find(name)
+    return found if found is not None and found.character_id == character.id else None
 
 
 async def _require_active(interaction: discord.Interaction, pressed: Pressed) -> None:
@@ -198,8 +226,8 @@ def actions_view(
     return view
 
 
-def panel_text(character: Character, saved: list[SavedRoll]) -> str:
-    lines = [tr("**{name}**: quick actions, for you alone.", name=inert(character.name))]
+def panel_text(character: Character, saved: list[SavedRoll], name: str = "") -> str:
+    lines = [tr("**{name}**: quick actions, for you alone.", name=inert(name or character.name))]
     if not character.weapons:
         lines.append(tr("No weapons on the sheet yet: /character weapon adds one."))
     if not saved:
@@ -208,13 +236,23 @@ def panel_text(character: Character, saved: list[SavedRoll]) -> str:
 
 
 async def send_panel(
-    interaction: discord.Interaction, character: Character, campaign: Campaign
+    interaction: discord.Interaction, character: Character, campaign: Campaign, name: str = ""
 ) -> None:
+    """The panel, privately. `name`: a copy of an NPC in this channel's fight (npc:Goblin 1),
+    whose buttons then act as that copy while the fight runs."""
     bot = _bot(interaction)
     assert interaction.guild_id is not None
+    turn = Turn()
+    if name and interaction.channel_id is not None and character.is_npc:
+        fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
+        copy = acting_copy(fight, character, name)
+        if fight is not None and copy is not None:
+            turn = Turn(fight.id, 0, copy.id)
     saved = await bot.store.saved_rolls(interaction.guild_id, campaign.id, character.id)
     await interaction.response.send_message(
-        panel_text(character, saved), view=actions_view(character, saved), ephemeral=True
+        panel_text(character, saved, name),
+        view=actions_view(character, saved, turn),
+        ephemeral=True,
     )
 
 
@@ -225,15 +263,18 @@ async def target_names(
     campaign: Campaign,
     character: Character,
     fight: Fight | None,
+    acting: Combatant | None = None,
 ) -> list[tuple[str, str]]:
     """(label, value) of whom this character may attack: the fight's combatants in fight order
-    (not itself, not the downed) when a fight runs here; else the campaign's characters, where
-    a player sees only the player characters and the NPCs already in play."""
+    (not itself, not the downed; a copy of an NPC may attack its fellow copies) when a fight
+    runs here; else the campaign's characters, where a player sees only the player characters
+    and the NPCs already in play."""
     if fight is not None:
         return [
             (c.name, c.name)
             for c in fight.order()
-            if c.character_id != character.id and not c.health.down
+            if not c.health.down
+            and (c.id != acting.id if acting is not None else c.character_id != character.id)
         ]
     assert interaction.guild_id is not None
     actor = actor_of(interaction)
@@ -276,18 +317,20 @@ async def offer_targets(
     fight = pressed.fight
     if fight is None and interaction.guild_id is not None and interaction.channel_id is not None:
         fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
-    names = await target_names(bot, interaction, pressed.campaign, pressed.character, fight)
+    acting = pressed.combatant
+    names = await target_names(bot, interaction, pressed.campaign, pressed.character, fight, acting)
     if not names:
         raise UserError(tr("There is no one here to attack. Give the target with /attack target:."))
-    turn = Turn(fight.id if fight else 0, turn.turn)
+    turn = Turn(fight.id if fight else 0, turn.turn, acting.id if acting else 0)
+    who = acting.name if acting is not None else pressed.character.name
     question = (
         tr(
             "Whom does **{name}** attack with **{weapon}**?",
-            name=inert(pressed.character.name),
+            name=inert(who),
             weapon=inert(weapon_name),
         )
         if weapon_name
-        else tr("Whom does **{name}** attack?", name=inert(pressed.character.name))
+        else tr("Whom does **{name}** attack?", name=inert(who))
     )
     if len(names) > SELECT_MAX * ROWS:
         question += "\n" + tr(
@@ -405,7 +448,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
                 tr("{name} is no longer in this fight. Press the weapon again.", name=inert(target))
             )
         options = {**_attack_options(pressed.character, self.what, self.mod), "target": target}
-        options.update(_as_character(pressed, interaction.user.id))
+        options.update(_as_character(pressed))
         await rerun(
             _bot(interaction), interaction, {"name": "attack", "options": options}, fresh=True
         )
@@ -492,7 +535,7 @@ async def roll_saved(
     """Roll a saved roll as its character, from the sheet as it is now, `mod` on top."""
     await _require_active(interaction, pressed)
     options = dict(saved.command.get("options") or {})
-    options.update(_as_character(pressed, interaction.user.id))
+    options.update(_as_character(pressed))
     if mod:
         options["mod"] = int(options.get("mod") or 0) + mod
     await rerun(
@@ -503,88 +546,90 @@ async def roll_saved(
     )
 
 
-class SheetButton(discord.ui.DynamicItem[discord.ui.Button], template=SHEET_ID):
-    pattern = SHEET_ID
+class CharacterButton:
+    """What the buttons that name only a character share (Sheet, Defence odds, Panel): the
+    button, reading it back from its id, and the checks at a press; each subclass is its own
+    DynamicItem (discord.py wants a template per class) and says only its id's prefix, its
+    label and what a press that passed the checks answers."""
+
+    prefix: ClassVar[str]
+    """The custom id is wire:<prefix>:<character id>; the subclass's template matches it."""
 
     def __init__(self, character_id: int) -> None:
-        super().__init__(
+        super().__init__(  # type: ignore[call-arg]  # the DynamicItem beside this in the MRO
             discord.ui.Button(
-                label=trc("button", "Sheet"),
+                label=self.label(),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"wire:qh:{character_id}",
+                custom_id=f"wire:{self.prefix}:{character_id}",
             )
         )
         self.character_id = character_id
 
+    @staticmethod
+    def label() -> str:
+        raise NotImplementedError
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> SheetButton:
+    ) -> Any:
         return cls(int(match["char"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, await check_press(interaction, self.character_id))
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
+        raise NotImplementedError
+
+
+class SheetButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=SHEET_ID):
+    pattern = SHEET_ID
+    prefix = "qh"
+
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Sheet")
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
         from cogs.characters import sheet_embed  # the sheet as /character show draws it
 
-        pressed = await check_press(interaction, self.character_id)
         await interaction.response.send_message(
             embed=sheet_embed(pressed.character), ephemeral=True
         )
 
 
-class DefencesButton(discord.ui.DynamicItem[discord.ui.Button], template=DEFENCES_ID):
+class DefencesButton(
+    CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=DEFENCES_ID
+):
     pattern = DEFENCES_ID
+    prefix = "qd"
 
-    def __init__(self, character_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=trc("button", "Defence odds"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"wire:qd:{character_id}",
-            )
-        )
-        self.character_id = character_id
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Defence odds")
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> DefencesButton:
-        return cls(int(match["char"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tree.run(interaction, lambda: self._press(interaction))
-
-    async def _press(self, interaction: discord.Interaction) -> None:
-        pressed = await check_press(interaction, self.character_id)
-        await interaction.response.send_message(
-            defence_odds_text(pressed.character), ephemeral=True
-        )
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
+        text = await defence_odds_reply(_bot(interaction), interaction, pressed)
+        await interaction.response.send_message(text, ephemeral=True)
 
 
-def defence_odds_text(character: Character) -> str:
-    """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
-    attacker wins ties, so the defender needs more)."""
-    lines = [
-        tr(
-            "**{name}**: the odds of each defence against an attack total (a tie goes to the "
-            "attacker)",
-            name=inert(character.name),
-        )
-    ]
-    for defence in available_defences(character):
-        bonus = sum(m.value for m in defence_modifiers(character, defence))
-        chances = ", ".join(
-            tr(
-                "{percent}% against {total}",
-                percent=round(float(compute_odds(bonus - vs, wins_ties=False).chance) * 100),
-                total=vs,
-            )
-            for vs in PROBE_TOTALS
-        )
-        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances}")
-    return "\n".join(lines)
+class PanelButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], template=PANEL_ID):
+    """On the sheet (/character show of one's active character, an NPC's for a GM): the same
+    private panel as /panel, for the character's player (a GM for an NPC) only."""
+
+    pattern = PANEL_ID
+    prefix = "qp"
+
+    @staticmethod
+    def label() -> str:
+        return trc("button", "Panel")
+
+    async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
+        await _require_active(interaction, pressed)
+        await send_panel(interaction, pressed.character, pressed.campaign)
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=END_ID):
@@ -638,6 +683,7 @@ ITEMS = (
     SavedSelect,
     SheetButton,
     DefencesButton,
+    PanelButton,
     EndTurnButton,
 )
 
@@ -663,7 +709,7 @@ async def offer_opponents(
         strength, skill, base = numbers
         assert strength is not None and skill is not None and base is not None
         what = numbers_mark(strength, skill, base)
-    pressed = Pressed(roller.campaign, character, fight)
+    pressed = Pressed(roller.campaign, character, fight, acting_copy(fight, character, roller.name))
     name = line.weapon.name if line.weapon else None
     await offer_targets(interaction, pressed, what, mod, Turn(fight.id), name)
     return True

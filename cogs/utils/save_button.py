@@ -1,8 +1,11 @@
 """The Save button beside Roll again: keep this roll as one of the character's saved rolls.
 
 Like Roll again it names only the roll's id (the roll log keeps the command and options), so
-it survives a restart; it saves under a name made from the roll (its label, weapon or stats),
-which /save renames.
+it survives a restart. A press opens a form asking for the name, filled in with one made from
+the roll (its label, weapon or stats). The form is stateless like the sheet's (cogs/utils/
+sheet_edit.py): its custom id names the roll, so it is stopped before it is sent and the
+QuickPlay cog answers its submit from `on_interaction`, after a restart too; the submit checks
+everything again, as the name is checked when it arrives with /save name:.
 """
 
 from __future__ import annotations
@@ -14,13 +17,18 @@ import discord
 
 from cogs.utils.errors import UserError
 from cogs.utils.text import inert
+from storage.models import RollRecord
 from storage.validation import NAME_MAX
-from wire.i18n import tr, trc
+from wire.i18n import N_, tr, trc
+from wire.textcheck import clip, normal_text, text_problem
 
 if TYPE_CHECKING:
     from bot import WireBot
 
 SAVE_ID = re.compile(r"wire:save:(?P<roll>[0-9]{1,19})")
+FORM_ID = re.compile(r"wire:save:(?P<roll>[0-9]{1,19}):form")
+NAME_INPUT = "wire:save:name"
+MODAL_TITLE_MAX = 45
 NAMING_OPTIONS = ("label", "weapon", "attr_name", "skill_name", "defence", "target", "expression")
 """The options a saved roll's default name is made of, in this order."""
 
@@ -59,34 +67,81 @@ class SaveButton(discord.ui.DynamicItem[discord.ui.Button], template=SAVE_ID):
         await bot.tree.run(interaction, lambda: self._press(bot, interaction))
 
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
-        from cogs.utils.again import OPTIONS_KEY
-        from cogs.utils.rolling import actor_of
+        record, command = await savable(bot, interaction, self.roll_id)
+        await interaction.response.send_modal(
+            save_form(self.roll_id, default_name(command), record.character_name or "")
+        )
 
-        if interaction.guild_id is None:
-            raise UserError(tr("This button works in a server channel."))
-        record = await bot.store.get_roll(interaction.guild_id, self.roll_id)
-        if record is None:
-            raise UserError(tr("That roll is no longer in the log, so it cannot be saved."))
-        if record.user_id != interaction.user.id:
-            raise UserError(
-                tr("Only {user} can save this roll; save your own.", user=f"<@{record.user_id}>")
-            )
-        command = record.inputs.get(OPTIONS_KEY)
-        if record.character_id is None or not isinstance(command, dict):
-            raise UserError(
-                tr("Only a character's roll can be saved: make one with /character create.")
-            )
-        change = await bot.store.save_roll(
-            interaction.guild_id,
-            record.campaign_id,
-            actor_of(interaction),
-            record.character_id,
-            default_name(command),
-            command,
+
+async def savable(
+    bot: WireBot, interaction: discord.Interaction, roll_id: int
+) -> tuple[RollRecord, dict[str, Any]]:
+    """The logged roll and its command, if the presser may save it: their own roll, made by a
+    character. Checked at the press and again at the form's submit."""
+    from cogs.utils.again import OPTIONS_KEY, own_roll
+
+    record = await own_roll(
+        bot,
+        interaction,
+        roll_id,
+        gone=N_("That roll is no longer in the log, so it cannot be saved."),
+        others=N_("Only {user} can save this roll; save your own."),
+    )
+    command = record.inputs.get(OPTIONS_KEY)
+    if record.character_id is None or not isinstance(command, dict):
+        raise UserError(
+            tr("Only a character's roll can be saved: make one with /character create.")
         )
-        await interaction.response.send_message(
-            saved_text(change, record.character_name or ""), ephemeral=True
+    return record, command
+
+
+def save_form(roll_id: int, name: str, character: str) -> discord.ui.Modal:
+    """The form asking for the saved roll's name, `name` filled in (and not kept: see above)."""
+    form = discord.ui.Modal(
+        title=clip(tr("Save a roll of {name}", name=character), MODAL_TITLE_MAX),
+        custom_id=f"wire:save:{roll_id}:form",
+    )
+    form.add_item(
+        discord.ui.Label(
+            text=trc("form", "Name"),
+            description=trc("form description", "Roll it again with /r name:"),
+            component=discord.ui.TextInput(
+                custom_id=NAME_INPUT,
+                style=discord.TextStyle.short,
+                default=name[:NAME_MAX] or None,
+                min_length=1,
+                max_length=NAME_MAX,
+            ),
         )
+    )
+    form.stop()
+    return form
+
+
+async def answer_save_form(bot: WireBot, interaction: discord.Interaction, roll_id: int) -> None:
+    """Save the roll under the name typed in the form; a bad name, a name the character's saved
+    rolls already have, or the limit are refused with what to do."""
+    from cogs.utils.rolling import actor_of
+    from cogs.utils.sheet_edit import submitted
+
+    record, command = await savable(bot, interaction, roll_id)
+    typed = submitted(interaction.data).get(NAME_INPUT)
+    typed = typed if isinstance(typed, str) else ""
+    problem = text_problem(typed, NAME_MAX)
+    if problem:
+        raise UserError(f"{trc('form', 'Name')}: {problem.what}. {problem.fix}")
+    change = await bot.store.save_roll(
+        record.guild_id,
+        record.campaign_id,
+        actor_of(interaction),
+        record.character_id,
+        normal_text(typed),
+        command,
+        replace=False,
+    )
+    await interaction.response.send_message(
+        saved_text(change, record.character_name or ""), ephemeral=True
+    )
 
 
 def saved_text(change: Any, character: str) -> str:

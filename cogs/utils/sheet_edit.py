@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.utils.errors import UserError
+from cogs.utils.quick_actions import PanelButton
 from wire.i18n import tr, trc
 from wire.sheet import Character
 from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX
@@ -81,9 +82,13 @@ def carries(message: discord.Message, custom_id: str) -> bool:
     )
 
 
-def sheet_view(character: Character) -> discord.ui.View:
+def sheet_view(character: Character, *, panel: bool = False) -> discord.ui.View:
+    """Edit, and with `panel` the Panel button (the presser's own active character, or an NPC
+    shown to a GM: the button opens the panel of the one who may play it)."""
     view = discord.ui.View(timeout=None)
     view.add_item(EditButton(character.campaign_id, character.id))
+    if panel:
+        view.add_item(PanelButton(character.id))
     return view
 
 
@@ -125,6 +130,13 @@ def sheet_form(character: Character, text: str) -> discord.ui.Modal:
 
 def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
     """The text and the keep-new-names box of a submitted form, read from Discord's payload."""
+    found = submitted(data)
+    text = found.get(TEXT_ID)
+    return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
+
+
+def submitted(data: dict[str, Any] | None) -> dict[str, Any]:
+    """Each input's value by its custom id, in a submitted form (labels, action rows)."""
     found: dict[str, Any] = {}
 
     def walk(components: list[dict[str, Any]]) -> None:
@@ -137,8 +149,7 @@ def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
                 found[component["custom_id"]] = component.get("value")
 
     walk((data or {}).get("components") or [])
-    text = found.get(TEXT_ID)
-    return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
+    return found
 
 
 class RetryForm(discord.ui.View):

@@ -119,7 +119,7 @@ async def test_the_german_sheet_and_its_buttons(world, client_languages):
     assert embed["title"] == "Jaime (aktiv)"
     assert field(embed, "Waffen").startswith("**Long sword**: Grundschaden 5, Strength + Long")
     labels = [c["label"] for row in reply.response.components for c in row["components"]]
-    assert labels == ["Bearbeiten"]
+    assert labels == ["Bearbeiten", "Aktionen"]
     assert embed_problems(embed) == []
 
 

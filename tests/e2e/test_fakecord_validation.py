@@ -14,7 +14,7 @@ import pytest
 from tests import discord_rules as rules
 
 from .fakecord.records import UploadedFile
-from .fakecord.validation import errors_tree, invalid_form_body, message_errors
+from .fakecord.validation import errors_tree, invalid_form_body, message_errors, modal_errors
 
 
 def leaves(errors: dict[str, Any] | None) -> list[tuple[str, str]]:
@@ -258,3 +258,124 @@ def test_a_select_shares_no_row_with_buttons() -> None:
 )
 def test_only_offered_values_can_be_picked(values, problem) -> None:
     assert rules.select_values_problem(select(), values) == problem
+
+
+def text_box(**more: Any) -> dict[str, Any]:
+    return {"type": 4, "custom_id": "t", "style": 1, **more}
+
+
+def form(*components: dict[str, Any], **more: Any) -> dict[str, Any]:
+    labelled = [{"type": 18, "label": "Name", "component": text_box()}]
+    return {"custom_id": "f", "title": "T", "components": list(components) or labelled, **more}
+
+
+def labelled(box: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"type": 18, "label": "Name", "component": box, **more}
+
+
+@pytest.mark.parametrize(
+    ("modal", "expected"),
+    [
+        (form(), []),
+        (form(title="t" * 45, custom_id="c" * 100), []),
+        (form(title="t" * 46), [("data.title", rules.MAX_LENGTH)]),
+        (form(title=""), [("data.title", rules.REQUIRED)]),
+        (form(custom_id="c" * 101), [("data.custom_id", rules.MAX_LENGTH)]),
+        (form(custom_id=None), [("data.custom_id", rules.REQUIRED)]),
+        (
+            form(*[labelled(text_box(custom_id=f"t{n}")) for n in range(5)]),
+            [],
+        ),
+        (
+            form(*[labelled(text_box(custom_id=f"t{n}")) for n in range(6)]),
+            [("data.components", rules.MAX_LENGTH)],
+        ),
+        (form(components=[]), [("data.components", rules.MAX_LENGTH)]),
+        (form(labelled(text_box(), label="l" * 45)), []),
+        (
+            form(labelled(text_box(), label="l" * 46)),
+            [("data.components.0.label", rules.MAX_LENGTH)],
+        ),
+        (
+            form(labelled(text_box(), description="d" * 101)),
+            [("data.components.0.description", rules.MAX_LENGTH)],
+        ),
+        (
+            form(labelled(text_box(label="inside"))),
+            [("data.components.0.component.label", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(min_length=0, max_length=4000, value="v" * 4000))),
+            [],
+        ),
+        (
+            form(labelled(text_box(max_length=4001))),
+            [("data.components.0.component.max_length", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(max_length=0))),
+            [("data.components.0.component.max_length", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(min_length=-1))),
+            [("data.components.0.component.min_length", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(min_length=5, max_length=4))),
+            [("data.components.0.component.min_length", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(placeholder="p" * 101))),
+            [("data.components.0.component.placeholder", rules.MAX_LENGTH)],
+        ),
+        (
+            form(labelled(text_box(style=3))),
+            [("data.components.0.component.style", rules.NOT_ALLOWED)],
+        ),
+        (
+            form(labelled(text_box(custom_id="c" * 101))),
+            [("data.components.0.component.custom_id", rules.MAX_LENGTH)],
+        ),
+        (
+            form(labelled(text_box()), labelled(text_box())),
+            [("data.components.1.component.custom_id", rules.DUPLICATE_CUSTOM_ID)],
+        ),
+        ({**form(), "components": [row(text_box(label="Name"))]}, []),
+        (
+            {**form(), "components": [row(text_box(label="l" * 46))]},
+            [("data.components.0.components.0.label", rules.MAX_LENGTH)],
+        ),
+        (
+            {**form(), "components": [row(text_box())]},
+            [("data.components.0.components.0.label", rules.REQUIRED)],
+        ),
+        (
+            {**form(), "components": [row(button())]},
+            [("data.components.0", rules.BAD_LAYOUT)],
+        ),
+    ],
+)
+def test_a_modal_is_checked_as_discord_checks_it(modal, expected) -> None:
+    """Discord's "Modal" response (type 9) and component reference: custom_id 1 to 100, title
+    1 to 45, 1 to 5 components; a label's text 45, description 100; a text input's label 45
+    (none inside a label), min_length 0 to 4000, max_length 1 to 4000, placeholder 100."""
+    assert leaves(modal_errors(modal)) == expected
+
+
+def test_a_modal_answer_needs_its_data() -> None:
+    assert leaves(modal_errors(None)) == [("data", rules.REQUIRED)]
+
+
+@pytest.mark.parametrize(
+    ("values", "problem"),
+    [
+        ({"t": "climb"}, None),
+        ({}, "'t' is required"),
+        ({"t": ""}, "'t' is required"),
+        ({"t": "x" * 6}, "'t': 6 characters; this input takes 1 to 5"),
+        ({"u": "x"}, "the form has no text input 'u'"),
+    ],
+)
+def test_a_form_is_submitted_only_as_a_client_could(values, problem) -> None:
+    modal = form(labelled(text_box(min_length=1, max_length=5)))
+    assert rules.modal_submit_problem(modal, values) == problem

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from cogs.utils.save_button import NAME_INPUT
+
 from .conftest import LaunchBot
 from .fakecord.records import FakecordError
-from .standin import CALLBACK_CHANNEL_MESSAGE, Fakecord
+from .standin import CALLBACK_CHANNEL_MESSAGE, CALLBACK_MODAL, Fakecord
 from .test_fight import PLAYER_A, PLAYER_B, WAIT, Table, set_the_table
 from .test_wirebot import assert_healthy, check_arithmetic, field, start_wire, stop_wire
 
@@ -28,6 +30,25 @@ def custom_id(data: dict[str, Any] | None, label: str) -> str:
     found = [c["custom_id"] for c in components(data) if c.get("label") == label]
     assert len(found) == 1, (label, components(data))
     return found[0]
+
+
+def form_box(form: Any) -> dict[str, Any]:
+    """The one text input of a form the bot showed, in its label (type 18)."""
+    assert form.type == CALLBACK_MODAL, (form.type, form.data)
+    [label] = form.data["components"]
+    assert label["type"] == 18
+    return label["component"]
+
+
+async def submit(table: Table, form: Any, values: dict[str, str], *, by: int, locale="en-US"):
+    payload = table.standin.modal_submit_interaction(
+        form.data["custom_id"], values, user_id=by, channel_id=form_channel(table), locale=locale
+    )
+    return await table.standin.send_interaction(payload, timeout=WAIT)
+
+
+def form_channel(table: Table) -> int:
+    return int(table.standin.messages[table.tracker_id]["channel_id"])
 
 
 async def pick(table: Table, message_id: int, select_id: str, values: list[str], *, by: int):
@@ -66,20 +87,60 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
         "check", {"attr_name": "Strength", "skill_name": "Swords", "vs": 10}, by=PLAYER_A
     )
     assert field(check.data["embeds"][0], "Modifiers").startswith("Strength +3")
-    saved = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_A)
-    assert saved.ephemeral and "**check Strength Swords**" in saved.content
+    stranger = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_B)
+    assert stranger.type == CALLBACK_CHANNEL_MESSAGE and "Only <@" in stranger.content
+    form = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_A)
+    assert form.data["title"] == "Save a roll of Aria"
+    box = form_box(form)
+    assert box["value"] == "check Strength Swords"  # the suggested name, to keep or change
+    assert (box["min_length"], box["max_length"]) == (1, 64)
+    with pytest.raises(FakecordError, match="this input takes 1 to 64"):
+        await submit(table, form, {NAME_INPUT: "x" * 65}, by=PLAYER_A)  # a client cannot
+    with pytest.raises(FakecordError, match="no form"):
+        await submit(table, form, {NAME_INPUT: "climb"}, by=PLAYER_B)  # not shown to Bram
+    saved = await submit(table, form, {NAME_INPUT: "swing"}, by=PLAYER_A)
+    assert saved.ephemeral and saved.content.startswith("Saved for Aria as **swing**.")
+    form = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_A)
+    clash = await submit(table, form, {NAME_INPUT: "SWING"}, by=PLAYER_A)
+    assert clash.ephemeral and clash.content.startswith("Aria already has a saved roll named")
     named = await table.command("save", {"name": "swing"}, by=PLAYER_A, public=False)
-    assert "as **swing**" in named.content
+    assert "in place of the roll saved under that name" in named.content
     await table.command("character", {"attribute": "Strength", "value": 5}, by=PLAYER_A,
                         sub="set", public=False)  # fmt: skip
     again = await table.command("r", {"name": "swing", "mod": 1}, by=PLAYER_A)
     assert field(again.data["embeds"][0], "Modifiers").startswith("Strength +5")
     panel = await table.command("panel", by=PLAYER_A, public=False)
     assert panel.ephemeral and custom_id(panel.data, "🎲 swing")
+    sheet_shown = await table.command("character", by=PLAYER_A, sub="show")
+    assert [c["label"] for c in components(sheet_shown.data)] == ["Edit", "Panel"]
+    on_sheet = custom_id(sheet_shown.data, "Panel")
+    stranger = await table.press(on_sheet, sheet_shown.message_id, by=PLAYER_B)
+    assert stranger.ephemeral and "only its player can use them" in stranger.content
 
     # a restart: the panel and the ping still answer, from the sheet as it is now
     await stop_wire(bot)
     bot = await start_wire(standin, launch_bot, db, expect_sync=False)
+    again = await table.press(on_sheet, sheet_shown.message_id, by=PLAYER_A)
+    assert again.ephemeral and again.content.startswith("**Aria**: quick actions, for you alone.")
+    assert custom_id(again.data, "🎲 swing")
+    form = await table.press(custom_id(check.data, "Save"), check.message_id, by=PLAYER_A)
+    kept = await submit(table, form, {NAME_INPUT: "after the restart"}, by=PLAYER_A)
+    assert kept.content.startswith("Saved for Aria as **after the restart**.")
+    odds = await table.press(custom_id(panel.data, "Defence odds"), panel.message_id, by=PLAYER_A)
+    assert odds.content.splitlines()[1:] == [
+        "• **Bram**: d20 +6 with Cudgel",
+        "Parry (d20 +7): 52.5% against **Bram**",  # Strength 5 now: d - a >= 0, 210 pairs
+        "Dodge (d20 +2): 30% against **Bram**",
+        "Not shown: **Goblin 1**, **Goblin 2**, **Goblin 3**, whose sheets are for the GMs' eyes.",
+    ]
+    gm_panel = await table.command("panel", {"npc": "Goblin 1"}, public=False)
+    assert gm_panel.content.startswith("**Goblin 1**: quick actions")
+    odds = await table.press(custom_id(gm_panel.data, "Defence odds"), gm_panel.message_id)
+    assert odds.content.splitlines()[1:4] == [
+        "• **Aria**: d20 +10 with Sword",  # Strength 5 now
+        "• **Bram**: d20 +6 with Cudgel",
+        "Goblin takes 10 to defend, as this table's NPCs do.",
+    ]
     sheet = await table.press(custom_id(panel.data, "Sheet"), panel.message_id, by=PLAYER_A)
     assert sheet.ephemeral and sheet.data["embeds"][0]["title"].startswith("Aria")
     rolled = await table.press(custom_id(panel.data, "🎲 swing"), panel.message_id, by=PLAYER_A)
@@ -116,7 +177,41 @@ async def test_the_panel_in_german(
         custom_id(panel.data, "Abwehrchancen"), panel.message_id, user_id=PLAYER_A, locale="de"
     )
     odds = await standin.send_interaction(press, timeout=WAIT)
-    assert odds.content.startswith("**Aria**: die Chancen jeder Abwehr gegen eine Angriffssumme")
-    assert " % gegen 15" in odds.content
+    # Against Bram's best weapon (cudgel and dagger both +6: the first listed), both rolling:
+    # parry +5 holds when d - a >= 2, 171 of 400 pairs (42.75 %, half to even); dodge +2 when
+    # d - a >= 5, 120 pairs.
+    assert odds.content.splitlines() == [
+        "**Aria**: die Chancen jeder Abwehr gegen jeden Angreifer in **Ambush**, mit der besten "
+        "Waffe auf seinem Bogen (bei Gleichstand gewinnt der Angreifer)",
+        "• **Bram**: d20 +6 mit Cudgel",
+        "Parieren (d20 +5): 42,8\u00a0% gegen **Bram**",  # Babel: a no-break space
+        "Ausweichen (d20 +2): 30\u00a0% gegen **Bram**",
+        "Nicht gezeigt: **Goblin 1**, **Goblin 2**, **Goblin 3**, deren Bögen nur für Chronisten "
+        "sind.",
+    ]
+    payload = standin.command_interaction(
+        "character", {}, subcommand="show", user_id=PLAYER_A, locale="de"
+    )
+    sheet = await standin.send_interaction(payload, timeout=WAIT)
+    assert [c["label"] for c in components(sheet.data)] == ["Bearbeiten", "Aktionen"]
+    press = standin.component_interaction(
+        custom_id(sheet.data, "Aktionen"), sheet.message_id, user_id=PLAYER_A, locale="de"
+    )
+    opened = await standin.send_interaction(press, timeout=WAIT)
+    assert opened.ephemeral and opened.content.startswith("**Aria**: Schnellaktionen")
+    payload = standin.command_interaction(
+        "check", {"attr_name": "Strength", "skill_name": "Swords", "vs": 10}, user_id=PLAYER_A,
+        locale="de",
+    )  # fmt: skip
+    check = await standin.send_interaction(payload, timeout=WAIT)
+    press = standin.component_interaction(
+        custom_id(check.data, "Speichern"), check.message_id, user_id=PLAYER_A, locale="de"
+    )
+    form = await standin.send_interaction(press, timeout=WAIT)
+    assert form.data["title"] == "Einen Wurf von Aria speichern"
+    [label] = form.data["components"]
+    assert (label["label"], label["description"]) == ("Name", "Erneut würfeln mit /w name:")
+    saved = await submit(table, form, {NAME_INPUT: "Hieb"}, by=PLAYER_A, locale="de")
+    assert saved.content.startswith("Für Aria als **Hieb** gespeichert")
     assert_healthy(standin, bot)
     await stop_wire(bot)

@@ -9,6 +9,7 @@ below 0.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -19,10 +20,11 @@ import wire.odds as wire_odds
 from tests.wire.refusals import refused
 from wire import limits
 from wire.check import Modifier, Roll, check_odds, resolve_check, stat_line
-from wire.combat import exchange_odds, resolve_attack, resolve_defence
+from wire.combat import defence_chance, exchange_odds, resolve_attack, resolve_defence
 from wire.contest import contest_odds, resolve_contest
 from wire.dice import Die, DieSource
 from wire.odds import DamageRole, Odds, Outcome, compute_odds
+from wire.sheet import Character, Weapon, best_attack
 
 WIRE = settings.get_profile("wire")
 FACES = range(1, 21)
@@ -325,3 +327,29 @@ def test_odds_before_acting_are_those_the_roll_reports(
 def test_odds_before_acting_need_exactly_one_opponent(opponent: dict[str, int]) -> None:
     with refused("Give the opponent's total or their bonus, exactly one of them."):
         exchange_odds(DamageRole.ATTACKER, 8, 5, **opponent)
+
+
+@pytest.mark.parametrize("defence", [-3, 0, 3, 5, 12])
+@pytest.mark.parametrize("attack", [-2, 0, 5, 8, 20])
+def test_a_defence_s_chance_is_the_count_of_faces_where_it_holds(defence, attack) -> None:
+    """The panel's odds against an attacker: both roll and the defender needs the strictly
+    higher total (a tie goes to the attacker); a defender taking 10 has a known total."""
+    pairs = sum(defence + d > attack + a for d in range(1, 21) for a in range(1, 21))
+    assert defence_chance(defence, attack) == Fraction(pairs, 400)
+    faces = sum(defence + 10 > attack + a for a in range(1, 21))
+    assert defence_chance(defence, attack, takes10=True) == Fraction(faces, 20)
+
+
+def test_the_best_attack_is_the_highest_weapon_bonus_the_first_on_a_tie() -> None:
+    sheet = Character(
+        "Bram",
+        attributes={"Strength": 2}, skills={"Brawl": 4, "Daggers": 4, "Bows": 1},
+        weapons=(
+            Weapon("Bow", 4, "Strength", "Bows"),
+            Weapon("Cudgel", 4, "Strength", "Brawl"),
+            Weapon("Dagger", 3, "Strength", "Daggers"),
+        ),
+    )  # fmt: skip
+    weapon, bonus = best_attack(sheet)
+    assert (weapon.name, bonus) == ("Cudgel", 6)
+    assert best_attack(replace(sheet, weapons=())) is None

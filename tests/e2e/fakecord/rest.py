@@ -25,13 +25,16 @@ from .protocol import (
     API_PREFIX,
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_MODAL,
     CALLBACK_PONG,
     CALLBACK_TYPES,
     CALLBACK_UPDATE_MESSAGE,
+    INTERACTION_MODAL_SUBMIT,
+    INTERACTION_PING,
     MESSAGE_FLAG_EPHEMERAL,
 )
 from .records import Callback, CommandSync, FaultRequest, MessageEvent, RequestRecord, UploadedFile
-from .validation import form_error, invalid_form_body, message_errors
+from .validation import form_error, invalid_form_body, message_errors, modal_errors
 
 log = logging.getLogger("fakecord")
 
@@ -314,6 +317,19 @@ class RestApi(FaultInjector, MessageStore):
             return self._invalid(
                 request, {"data": {"_errors": [form_error("BASE_TYPE_REQUIRED", "")]}}
             )
+        elif ctype == CALLBACK_MODAL:
+            # Discord: a MODAL answer is "not available for MODAL_SUBMIT and PING interactions"
+            # (a form cannot answer a form), and the form must keep to its limits.
+            if inter.type in (INTERACTION_MODAL_SUBMIT, INTERACTION_PING):
+                return self._invalid(
+                    request,
+                    {"type": {"_errors": [form_error("INTERACTION_RESPONSE_TYPE_INVALID", "")]}},
+                )
+            if (errors := modal_errors(data)) is not None:
+                return self._invalid(request, errors)
+            self.shown_modals[(_user_of(inter.payload), str(data["custom_id"]))] = json.loads(
+                json.dumps(data)
+            )
 
         message = self._apply_callback(inter, ctype, data or {}, files)
         inter.acked = True
@@ -477,3 +493,9 @@ class RestApi(FaultInjector, MessageStore):
         merge_edit(msg, body, request[_STATE].files)
         self._record_message(request, "channel_edit", mid, msg, None)
         return json_response(msg, headers=limit_headers)
+
+
+def _user_of(payload: Mapping[str, Any]) -> int:
+    """The user an interaction came from: the member's user in a guild, else the user."""
+    user = (payload.get("member") or {}).get("user") or payload.get("user") or {}
+    return int(user.get("id") or 0)

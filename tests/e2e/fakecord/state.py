@@ -92,6 +92,8 @@ class FakecordState:
         self.callbacks: list[Callback] = []
         self.message_events: list[MessageEvent] = []
         self.messages: dict[int, dict[str, Any]] = {}
+        self.shown_modals: dict[tuple[int, str], dict[str, Any]] = {}
+        """(user, custom_id) -> a form the bot showed that user, until they submit it."""
         self.dm_channels: dict[int, int] = {}
         """Direct-message channel id -> the user it reaches (a bot DMs a GM a hidden roll)."""
         self.handshakes: list[Handshake] = []

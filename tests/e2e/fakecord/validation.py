@@ -63,3 +63,11 @@ def message_errors(
     if need_content and not has_something:
         return {"_errors": [form_error("MESSAGE_EMPTY", "Cannot send an empty message")]}
     return errors or None
+
+
+def modal_errors(data: Any) -> dict[str, Any] | None:
+    """The ``errors`` object for a MODAL callback's data Discord would refuse, or None."""
+    if data is None:
+        return {"data": {"_errors": [form_error("BASE_TYPE_REQUIRED", "This field is required")]}}
+    errors = errors_tree(rules.located_modal_problems(data))
+    return {"data": errors} if errors else None

@@ -31,6 +31,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests import discord_rules as rules
+
 from .http_io import int_or_none, json_response
 from .messages import merge_edit
 from .protocol import (
@@ -39,6 +41,7 @@ from .protocol import (
     INTERACTION_APPLICATION_COMMAND,
     INTERACTION_MODAL_SUBMIT,
 )
+from .records import FakecordError
 from .rest import _STATE, _dict_body
 from .validation import form_error, message_errors
 
@@ -162,7 +165,18 @@ class WebhookApi:
         **options: Any,
     ) -> dict[str, Any]:
         """A MODAL_SUBMIT of a form the bot showed: each text input's value by its custom_id,
-        in labels (type 18) as Discord sends them."""
+        in labels (type 18) as Discord sends them. Only a form the bot showed this user, once,
+        with values its inputs take (lengths, required): a real client sends nothing else."""
+        shown = self.shown_modals.pop((user_id, custom_id), None)  # type: ignore[attr-defined]
+        if shown is None:
+            raise FakecordError(
+                f"no form {custom_id!r} is open for user {user_id}: a real client could not "
+                "submit it (the bot never showed it, or it was submitted already)"
+            )
+        problem = rules.modal_submit_problem(shown, values)
+        if problem:
+            self.shown_modals[(user_id, custom_id)] = shown  # type: ignore[attr-defined]
+            raise FakecordError(f"form {custom_id!r}: {problem}")
         components = [
             {
                 "type": 18,
