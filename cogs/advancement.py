@@ -10,7 +10,9 @@ transaction (storage/rules_advancement.py); the prices are the rules core's (wir
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,17 +22,31 @@ from discord.ext import commands
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
+    CHOICE_NAME_MAX,
+    CHOICE_VALUE_MAX,
     CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
     EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
+    MAX_CHOICES,
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name, NameList
-from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from storage.models_advancement import MAX_AWARD, Advancement, LedgerEntry, Quote, Totals
+from storage.errors import StorageError
+from storage.models_advancement import (
+    MAX_AWARD,
+    REASON_SHOWN,
+    REQUEST_DAYS,
+    Advancement,
+    Ledger,
+    LedgerEntry,
+    Quote,
+    Totals,
+)
+from storage.rules_advancement import REQUEST_LIFE
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
@@ -41,7 +57,12 @@ from wire.textcheck import clip
 if TYPE_CHECKING:
     from bot import WireBot
 
+log = logging.getLogger(__name__)
 DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
+LEDGER_ID = re.compile(
+    r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
+    r":(?P<way>older|newer)"
+)
 KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
 
 
@@ -88,6 +109,102 @@ async def add_worth_field(bot: WireBot, roller: Roller, character: Character, em
     embed.add_field(name=tr("Character points"), value=clip(value, EMBED_FIELD_VALUE_MAX))
 
 
+def ledger_id(campaign_id: int, character_id: int, page: int, way: str) -> str:
+    return f"wire:cp:ledger:{campaign_id}:{character_id}:{page}:{way}"
+
+
+def ledger_embed(ledger: Ledger) -> discord.Embed:
+    """One page of the ledger: the totals over every entry, then the page's entries."""
+    lines = [totals_line(ledger.totals)]
+    lines += [entry_line(e, e.id in ledger.undone) for e in ledger.entries]
+    if not ledger.entries:
+        lines.append(tr("No entries yet."))
+    embed = discord.Embed(
+        title=clip(tr("CP of {name}", name=inert(ledger.character.name)), EMBED_TITLE_MAX),
+        description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
+        colour=NEUTRAL,
+    )
+    if ledger.pages > 1:
+        embed.set_footer(
+            text=tr(
+                "Page {page} of {pages}, newest first ({count} entries)",
+                page=ledger.page + 1,
+                pages=ledger.pages,
+                count=ledger.count,
+            )
+        )
+    return embed
+
+
+class GuildPress:
+    """The press of a CP button: on the commands' path (tree.run), in a server only."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: self._in_guild(bot, interaction))
+
+    async def _in_guild(self, bot: WireBot, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
+        await self._press(bot, interaction, interaction.guild_id)
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
+        raise NotImplementedError
+
+
+class LedgerButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], template=LEDGER_ID):
+    """Older / Newer on a /cp show page; the page it leads to is its state, so it works after
+    a restart. The ledger is read again with the presser's rights (an NPC's: GMs only)."""
+
+    pattern = LEDGER_ID
+
+    def __init__(self, campaign_id: int, character_id: int, page: int, way: str) -> None:
+        older = way == "older"
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "Older") if older else trc("button", "Newer"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=ledger_id(campaign_id, character_id, page, way),
+            )
+        )
+        self.campaign_id, self.character_id, self.page = campaign_id, character_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> LedgerButton:
+        return cls(
+            int(match["campaign"]), int(match["character"]), int(match["page"]), match["way"]
+        )
+
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
+        ledger = await bot.store.cp_ledger(
+            guild_id,
+            self.campaign_id,
+            actor_of(interaction),
+            self.character_id,
+            self.page,
+        )
+        await interaction.response.edit_message(
+            embed=ledger_embed(ledger), view=ledger_view(self.campaign_id, ledger)
+        )
+
+
+def ledger_view(campaign_id: int, ledger: Ledger) -> discord.ui.View | None:
+    """Newer and Older, when the ledger has more than one page (None: no buttons)."""
+    if ledger.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    character_id = ledger.character.id
+    newer = LedgerButton(campaign_id, character_id, max(0, ledger.page - 1), "newer")
+    newer.item.disabled = ledger.page == 0
+    older = LedgerButton(campaign_id, character_id, ledger.page + 1, "older")
+    older.item.disabled = ledger.page + 1 >= ledger.pages
+    view.add_item(newer)
+    view.add_item(older)
+    return view
+
+
 def entry_line(entry: LedgerEntry, undone: bool) -> str:
     when = entry.created_at[:10]
     what = tr(KIND_WORDS.get(entry.kind, entry.kind))
@@ -95,7 +212,7 @@ def entry_line(entry: LedgerEntry, undone: bool) -> str:
     if entry.stat_name:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
-        line += f" · {inert(entry.reason)}"
+        line += f" · {inert(clip(entry.reason, REASON_SHOWN))}"
     if undone:
         line += " " + tr("(undone)")
     return line
@@ -116,33 +233,163 @@ def quote_text(quote: Quote) -> str:
     return text
 
 
-def _categories(text: str) -> dict[str, Category | None]:
-    """ "Parry: combat, Elvish: language, Juggling: none" as a change of categories."""
-    changes: dict[str, Category | None] = {}
+def _pairs(text: str, fix: str) -> dict[str, str | None]:
+    """ "Parry: combat, Juggling: none" as name -> value (None: `none`, forget it); `fix`
+    says how to write it when a part has no value."""
+    changes: dict[str, str | None] = {}
     for part in text.split(","):
         if not part.strip():
             continue
-        name, sep, category = part.rpartition(":") if ":" in part else part.rpartition("=")
+        name, sep, value = part.rpartition(":") if ":" in part else part.rpartition("=")
         if not sep or not name.strip():
-            raise UserError(
-                tr(
-                    "Write each skill as `Name: category`, commas between, e.g. `Parry: combat, "
-                    "Elvish: language` (`none` forgets one). {part} has no category.",
-                    part=inert(part.strip()),
-                )
-            )
-        word = category.strip()
-        if word.casefold() in ("none", tr("none").casefold()):
-            changes[name.strip()] = None
-            continue
-        try:
-            changes[name.strip()] = category_of(word)
-        except RulesError as exc:
-            raise UserError(inert(str(exc))) from None
+            raise UserError(fix.format(part=inert(part.strip())))
+        word = value.strip()
+        forget = word.casefold() in ("none", tr("none").casefold())
+        changes[name.strip()] = None if forget else word
     return changes
 
 
-class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
+def _categories(text: str) -> dict[str, Category | None]:
+    """ "Parry: combat, Elvish: language, Juggling: none" as a change of categories."""
+    fix = tr(
+        "Write each skill as `Name: category`, commas between, e.g. `Parry: combat, "
+        "Elvish: language` (`none` forgets one). {part} has no category.",
+        part="{part}",
+    )
+    try:
+        return {
+            name: None if word is None else category_of(word)
+            for name, word in _pairs(text, fix).items()
+        }
+    except RulesError as exc:
+        raise UserError(inert(str(exc))) from None
+
+
+def _species(text: str) -> dict[str, int | None]:
+    """ "Human: 0, Elf: 20, Dwarf: none" as a change of species costs."""
+    fix = tr(
+        "Write each species as `Name: CP`, commas between, e.g. `Human: 0, Elf: 20` (`none` "
+        "forgets one). {part} has no cost.",
+        part="{part}",
+    )
+    changes: dict[str, int | None] = {}
+    for name, word in _pairs(text, fix).items():
+        if word is not None and not word.lstrip("-").isdigit():
+            raise UserError(
+                tr(
+                    "{name}: {cost} is not a number of CP. Write e.g. `Elf: 20`.",
+                    name=inert(name),
+                    cost=inert(word),
+                )
+            )
+        changes[name] = None if word is None else int(word)
+    return changes
+
+
+def species_list(advancement: Advancement) -> str:
+    return ", ".join(f"{inert(name)}: {cost} CP" for name, cost in advancement.species.items())
+
+
+async def _prices(interaction: discord.Interaction) -> tuple[Any, Advancement] | None:
+    """This channel's campaign and its CP settings, for autocomplete (None: nothing to offer)."""
+    campaign = await ac.campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
+        return None
+    try:
+        store = ac.store_of(interaction)
+        return campaign, await store.get_advancement(interaction.guild_id, campaign.id)
+    except StorageError:
+        return None
+
+
+async def species_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The table's priced species, with their cost."""
+    found = await _prices(interaction)
+    if found is None:
+        return []
+    _campaign, advancement = found
+    return ac.choices(((f"{n} ({c} CP)", n) for n, c in advancement.species.items()), current)
+
+
+def _choice(label: str, value: str) -> app_commands.Choice[str] | None:
+    """A choice whose value Discord takes whole (a cut one would be another list), else None."""
+    if len(value) > CHOICE_VALUE_MAX:
+        return None
+    return app_commands.Choice(name=clip(label, CHOICE_NAME_MAX), value=value)
+
+
+async def category_list_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/cp categories skills:` completes its last entry: a skill the campaign's sheets have
+    (the uncategorised first, offered with each category; the categorised with theirs), or,
+    after `Name:`, the categories in the reader's language. What was typed before stays."""
+    campaign = await ac.campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
+        return []
+    store = ac.store_of(interaction)
+    head, comma, last = current.rpartition(",")
+    head = f"{head}{comma} " if comma else ""
+    name, colon, typed = last.partition(":")
+    name = name.strip()
+    found: list[app_commands.Choice[str] | None] = []
+    if colon:
+        wanted = typed.strip().casefold()
+        found = [
+            _choice(f"{name}: {c.label}", f"{head}{name}: {c.label}")
+            for c in Category
+            if c.label.casefold().startswith(wanted)
+        ]
+    else:
+        try:
+            advancement = await store.get_advancement(interaction.guild_id, campaign.id)
+            skills = await store.campaign_skill_names(
+                interaction.guild_id, campaign.id, npcs=campaign.is_gm(ac.actor_of(interaction))
+            )
+        except StorageError:
+            return []
+        wanted = name.casefold()
+        known = {n.casefold(): n for n in [*advancement.categories, *skills]}
+        matching = [n for key, n in sorted(known.items()) if wanted in key]
+        unset = [n for n in matching if advancement.category(n) is None]
+        for skill in unset:
+            found += [_choice(f"{skill}: {c.label}", f"{head}{skill}: {c.label}") for c in Category]
+        for skill in matching:
+            category = advancement.category(skill)
+            if category is not None:
+                label = tr("{skill}: {category} (as now)", skill=skill, category=category.label)
+                found.append(_choice(label, f"{head}{skill}: {category.label}"))
+    return [c for c in found if c is not None][:MAX_CHOICES]
+
+
+async def improvable_skills(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/character improve skill:` offers the sheet's skills with level and category (or
+    "unpriced"), then the campaign's categorised skills the sheet lacks, to learn at 1."""
+    found = await _prices(interaction)
+    sheet = await ac.character_option(interaction, "character")
+    if found is None or sheet is None:
+        return []
+    _campaign, advancement = found
+
+    def kind(skill: str) -> str:
+        category = advancement.category(skill)
+        return category.label if category else tr("unpriced")
+
+    listed = [(f"{n} ({v}, {kind(n)})", n) for n, v in sheet.skills.items()]
+    on_sheet = {n.casefold() for n in sheet.skills}
+    listed += [
+        (tr("{skill} (new, {category})", skill=n, category=c.label), n)
+        for n, c in advancement.categories.items()
+        if n.casefold() not in on_sheet
+    ]
+    return ac.choices(listed, current)
+
+
+class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID):
     """A GM's Approve or Refuse of a waiting improvement; the request's id is its state."""
 
     pattern = DECIDE_ID
@@ -164,16 +411,14 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
     ) -> DecideButton:
         return cls(int(match["request"]), match["choice"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: WireBot = interaction.client  # type: ignore[assignment]
-        await bot.tree.run(interaction, lambda: self._press(bot, interaction))
-
-    async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
-        if interaction.guild_id is None:
-            raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
-        roller = await load_roller(bot, interaction)
+    async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
+        # Pressed in the GM channel too, which may play no campaign: the request names its own.
         request, done = await bot.store.decide_cp_request(
-            interaction.guild_id, self.request_id, roller.user_id, self.choice == "approve"
+            guild_id,
+            self.request_id,
+            actor_of(interaction),
+            self.choice == "approve",
+            now=bot.now(),
         )
         params = {
             "stat": inert(request.stat_name),
@@ -182,7 +427,14 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button], template=DECIDE_ID
             "cost": request.cost,
             "gm": f"<@{interaction.user.id}>",
         }
-        if done is not None:
+        if request.state == "expired":
+            text = tr(
+                "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
+                "so it is closed and nothing was spent. Ask again with /character improve.",
+                days=REQUEST_DAYS,
+                **params,
+            )
+        elif done is not None:
             text = tr(
                 "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
                 name=inert(done.character.name),
@@ -211,26 +463,38 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DecideButton)
+        self.bot.add_dynamic_items(DecideButton, LedgerButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DecideButton)
+        self.bot.remove_dynamic_items(DecideButton, LedgerButton)
 
     # ---- the GMs' settings -------------------------------------------------------------
+    async def _list_setting(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        change: Callable[[Roller], Awaitable[Advancement]],
+    ) -> tuple[Roller, Advancement]:
+        """A list the GMs set (categories, species costs): changed by `text`, or, empty, read."""
+        roller = await load_roller(self.bot, interaction)
+        if text.strip():
+            return roller, await change(roller)
+        return roller, await self.bot.store.get_advancement(roller.guild_id, roller.campaign.id)
+
     @app_commands.command(name="categories", description="GMs: give skills their categories")
     @app_commands.guild_only()
     @app_commands.describe(
         skills="e.g. Parry: combat, Elvish: language (none forgets one); empty: show the list"
     )
+    @app_commands.autocomplete(skills=category_list_choices)
     async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
-        roller = await load_roller(self.bot, interaction)
-        store = self.bot.store
-        if skills.strip():
-            advancement = await store.set_skill_categories(
+        roller, advancement = await self._list_setting(
+            interaction,
+            skills,
+            lambda roller: self.bot.store.set_skill_categories(
                 roller.guild_id, roller.campaign.id, roller.user_id, _categories(skills)
-            )
-        else:
-            advancement = await store.get_advancement(roller.guild_id, roller.campaign.id)
+            ),
+        )
         listed = ", ".join(
             f"{inert(name)}: {category.label}" for name, category in advancement.categories.items()
         )
@@ -245,6 +509,36 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
                 else tr(
                     "No skill has a category yet, so no skill has a price. GMs: "
                     "`/cp categories skills:Parry: combat, Elvish: language`."
+                ),
+                CONTENT_MAX,
+            ),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="species", description="GMs: what each species costs in CP")
+    @app_commands.guild_only()
+    @app_commands.describe(costs="e.g. Human: 0, Elf: 20 (none forgets one); empty: show the list")
+    async def species(self, interaction: discord.Interaction, costs: NameList = "") -> None:
+        roller, advancement = await self._list_setting(
+            interaction,
+            costs,
+            lambda roller: self.bot.store.set_species_costs(
+                roller.guild_id, roller.campaign.id, roller.user_id, _species(costs)
+            ),
+        )
+        listed = species_list(advancement)
+        await interaction.response.send_message(
+            clip(
+                tr(
+                    "Species costs of {campaign}: {list}. A sheet names its species with "
+                    "`/character species`.",
+                    campaign=inert(roller.campaign.name),
+                    list=listed,
+                )
+                if listed
+                else tr(
+                    "No species has a cost here, so a sheet's species adds nothing to its worth "
+                    "and is shown as not priced. GMs: `/cp species costs:Human: 0, Elf: 20`."
                 ),
                 CONTENT_MAX,
             ),
@@ -359,24 +653,26 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     @app_commands.command(name="show", description="A character's CP ledger and totals")
     @app_commands.guild_only()
-    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.describe(
+        character="The character (default: your active one)",
+        page="Which page, 1 the newest (Older / Newer buttons turn them)",
+    )
     @app_commands.autocomplete(character=ac.any_character)
-    async def show(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+    async def show(
+        self,
+        interaction: discord.Interaction,
+        character: Name | None = None,
+        page: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
         roller = await load_roller(self.bot, interaction)
         target: str | int = character or roller.sheet().id
         ledger = await self.bot.store.cp_ledger(
-            roller.guild_id, roller.campaign.id, roller.user_id, target
+            roller.guild_id, roller.campaign.id, roller.user_id, target, (page or 1) - 1
         )
-        lines = [totals_line(ledger.totals)]
-        lines += [entry_line(e, e.id in ledger.undone) for e in ledger.entries]
-        if not ledger.entries:
-            lines.append(tr("No entries yet."))
-        embed = discord.Embed(
-            title=clip(tr("CP of {name}", name=inert(ledger.character.name)), EMBED_TITLE_MAX),
-            description=clip("\n".join(lines), EMBED_DESCRIPTION_MAX),
-            colour=NEUTRAL,
+        view = ledger_view(roller.campaign.id, ledger)
+        await interaction.response.send_message(
+            embed=ledger_embed(ledger), ephemeral=True, **({"view": view} if view else {})
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="undo", description="GMs: undo a character's last CP entry")
     @app_commands.guild_only()
@@ -437,6 +733,7 @@ async def improve_command(
             quote.after,
             kind,
             expected_cost=quote.cost,
+            now=bot.now(),
         )
         params = {
             "name": inert(done.character.name),
@@ -446,20 +743,29 @@ async def improve_command(
             "cost": quote.cost,
         }
         if done.request_id is not None:
-            await interaction.followup.send(
+            until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
+            where = await ask_gms(
+                bot,
+                roller,
+                interaction,
                 tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
-                    "for {cost} CP.",
+                    "for {cost} CP (open until {until}).",
                     user=interaction.user.id,
+                    until=until,
                     **params,
                 ),
-                view=decide_view(done.request_id),
+                done.request_id,
             )
-            return tr(
-                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM; the CP are "
-                "held until then.",
+            asked = tr(
+                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
+                "days; the CP are held until then.",
+                days=REQUEST_DAYS,
                 **params,
             )
+            if where is not None:
+                asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
+            return asked
         return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)
 
     await interaction.response.send_message(
@@ -474,6 +780,58 @@ async def improve_command(
         ),
         ephemeral=True,
     )
+
+
+async def ask_gms(
+    bot: WireBot, roller: Roller, interaction: discord.Interaction, text: str, request_id: int
+) -> int | None:
+    """Post a request with its Approve / Refuse buttons in the campaign's GM channel (the id
+    returned), or, without one or where the bot may not post there, in this channel (None)."""
+    gm_channel = roller.campaign.gm_channel_id
+    if gm_channel and gm_channel != roller.channel_id:
+        channel = bot.get_partial_messageable(gm_channel, guild_id=roller.guild_id)
+        try:
+            await channel.send(text, view=decide_view(request_id))
+            return gm_channel
+        except discord.HTTPException:
+            log.warning(
+                "Could not post a CP request in the GM channel of campaign %s; "
+                "posting it where it was asked",
+                roller.campaign.id,
+            )
+    await interaction.followup.send(text, view=decide_view(request_id))
+    return None
+
+
+async def species_command(
+    bot: WireBot, interaction: discord.Interaction, species: str, character: str | None
+) -> None:
+    """Name the sheet's species (`none` clears it); its worth counts the table's cost for it."""
+    roller = await load_roller(bot, interaction)
+    target: str | int = character or roller.sheet().id
+    forget = species.strip().casefold() in ("none", tr("none").casefold())
+    sheet, advancement = await bot.store.set_character_species(
+        roller.guild_id, roller.campaign.id, roller.user_id, target, None if forget else species
+    )
+    worth = advancement.worth(sheet)
+    params = {"name": inert(sheet.name), "worth": inert(summary_line(worth))}
+    if worth.species is None:
+        text = tr("**{name}** names no species now. {worth}", **params)
+    elif worth.species.cost is None:
+        text = tr(
+            "**{name}**'s species: {species}, not priced by the table, so it adds nothing "
+            "(GMs: /cp species). {worth}",
+            species=inert(worth.species.name),
+            **params,
+        )
+    else:
+        text = tr(
+            "**{name}**'s species: {species} ({cost} CP). {worth}",
+            species=inert(worth.species.name),
+            cost=worth.species.cost,
+            **params,
+        )
+    await interaction.response.send_message(clip(text, CONTENT_MAX), ephemeral=sheet.is_npc)
 
 
 async def cost_command(

@@ -17,7 +17,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.advancement import add_worth_field, cost_command, improve_command
+from cogs.advancement import (
+    add_worth_field,
+    cost_command,
+    improvable_skills,
+    improve_command,
+    species_command,
+    species_names,
+)
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
@@ -385,6 +392,7 @@ class Characters(commands.GroupCog, group_name="character"):
             skills=stats.skills,
             shield=shield,
             notes=notes,
+            categories=stats.categories,
         )
         params = {"name": inert(character.name), "campaign": inert(roller.campaign.name)}
         await interaction.response.send_message(
@@ -763,7 +771,7 @@ class Characters(commands.GroupCog, group_name="character"):
         character="The character (default: your active one)",
         attribute="Raise an attribute instead (only if the table priced them)",
     )
-    @app_commands.autocomplete(skill=ac.skill_names, character=ac.my_character)
+    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
     async def improve(
         self,
         interaction: discord.Interaction,
@@ -780,6 +788,18 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.autocomplete(character=ac.any_character)
     async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
         await cost_command(self.bot, interaction, character)
+
+    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        species="The species (the table's list prices it); none: no species",
+        character="The character (default: your active one)",
+    )
+    @app_commands.autocomplete(species=species_names, character=ac.my_character)
+    async def species(
+        self, interaction: discord.Interaction, species: Name, character: Name | None = None
+    ) -> None:
+        await species_command(self.bot, interaction, species, character)
 
     @app_commands.command(name="import", description="Import characters from an exported JSON file")
     @app_commands.guild_only()
@@ -924,7 +944,8 @@ class Characters(commands.GroupCog, group_name="character"):
                         names=", ".join(inert(n) for n in bad[:5]),
                     )
                 )
-            text = sheet_text(character.attributes, character.skills)
+            advancement = await self.bot.store.get_advancement(guild_of(interaction), campaign_id)
+            text = sheet_text(character.attributes, character.skills, advancement.categories)
             if len(text) > SHEET_TEXT_MAX:
                 raise UserError(
                     tr(
@@ -986,6 +1007,7 @@ class Characters(commands.GroupCog, group_name="character"):
             character_id,
             stats.attributes,
             stats.skills,
+            stats.categories,
         )
         changes = stat_changes(before, after)
         said = (

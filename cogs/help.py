@@ -55,9 +55,11 @@ COMMANDS = {
     N_("Character points"): N_(
         "GMs: `/cp categories skills:Parry: combat, Elvish: language` prices skills by WIRE's "
         "tables · `/cp settings starting_budget:100 attribute_price:10 approval:true` · "
+        "`/cp species costs:Human: 0, Elf: 20` · "
         "`/cp award amount:10 reason:Session 3 everyone:active characters` · `/cp undo "
         "character:Jaime`. Players: `/character improve skill:Parry` shows the price, then "
-        "**Spend** · `/cp show` the ledger · `/character cost` what a sheet is worth."
+        "**Spend** · `/cp show` the ledger, a page at a time · `/character species` · "
+        "`/character cost` what a sheet is worth."
     ),
     N_("In character"): N_(
         "`/say text:Hold the gate!` speaks as your character, under its name and portrait "

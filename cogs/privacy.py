@@ -29,7 +29,8 @@ STORED = N_(
     "until you delete them: `/character delete` one at a time, or `/privacy forget-me` all "
     'at once (your posts stay in Discord; delete them with "Delete post" first). It keeps no '
     "other messages, no member lists and nothing from servers you do not use it "
-    "in. NPCs belong to their campaign and stay when their GM leaves."
+    "in. NPCs belong to their campaign and stay when their GM leaves; CP you gave others' "
+    "characters stay in their ledgers, without your name."
 )
 
 

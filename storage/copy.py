@@ -48,6 +48,8 @@ TABLES = (
     "advancement_settings",
     "cp_ledger",
     "cp_requests",
+    "cp_species",
+    "character_species",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

@@ -18,10 +18,22 @@ MAX_EARNED = 100_000
 """The most CP a character may have earned in all: keeps every sum far inside the columns."""
 MAX_SKILL_CATEGORIES = 200
 """Skills a campaign can give a category (a sheet holds at most 60)."""
+MAX_SPECIES = 50
+"""Species a campaign's list prices."""
+SPECIES_COST_MAX = 10_000
+"""The most CP a species may cost: a typo guard (the migration's CHECK says the same)."""
 REASON_MAX = 200
 """Characters in an entry's reason ("Session 3: the warrens")."""
-LEDGER_SHOWN = 25
-"""Entries `/cp show` lists (the newest); the totals always count them all."""
+REQUEST_DAYS = 7
+"""Days an improvement waits for a GM's approval; then it closes, nothing spent, CP freed."""
+FORGOTTEN_USER = 0
+"""The user of a ledger entry or request whose maker used /privacy forget-me."""
+LEDGER_SHOWN = 10
+"""Entries on one page of `/cp show` (newest first); the totals always count them all. Ten
+lines of at most ~350 characters (a reason is cut to REASON_SHOWN there) stay inside an
+embed description's 4,096."""
+REASON_SHOWN = 100
+"""Characters of a reason a ledger page shows (the export keeps it whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +47,10 @@ class Advancement:
     """A new character's budget; None: no budget, so nothing is flagged."""
     approval: bool = False
     """Improvements wait for a GM's Approve."""
+    species: Mapping[str, int] = field(default_factory=dict)
+    """The table's species list: name (as the GM wrote it) -> its CP cost."""
+    sheet_species: Mapping[int, str] = field(default_factory=dict)
+    """Character id -> the species its sheet names (priced or not)."""
 
     def category(self, skill: str) -> Category | None:
         wanted = skill.casefold()
@@ -43,9 +59,18 @@ class Advancement:
                 return category
         return None
 
+    def species_cost(self, species: str) -> int | None:
+        wanted = species.casefold()
+        return next((c for name, c in self.species.items() if name.casefold() == wanted), None)
+
     def worth(self, character: Character) -> Worth:
         return sheet_worth(
-            character.skills, character.attributes, self.categories, self.attribute_price
+            character.skills,
+            character.attributes,
+            self.categories,
+            self.attribute_price,
+            self.sheet_species.get(character.id),
+            self.species,
         )
 
 
@@ -90,10 +115,18 @@ class Totals:
 class Ledger:
     character: Character
     entries: tuple[LedgerEntry, ...]
-    """The newest LEDGER_SHOWN, newest first."""
+    """One page of LEDGER_SHOWN, newest first."""
     totals: Totals
     undone: frozenset[int] = frozenset()
     """Ids of the shown entries an undo has reversed."""
+    page: int = 0
+    """Which page `entries` is: 0 the newest (a page past the last shows the last)."""
+    count: int = 0
+    """Entries in all."""
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // LEDGER_SHOWN))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,4 +180,11 @@ class Request:
     level_after: int
     cost: int
     state: str
+    """waiting, approved, refused or expired."""
     decided_by: int | None
+    created_at: str
+    expires_at: str
+    """UTC text (storage/rows.py's utc_text); pressed after it, the request closes as expired."""
+
+    def expired(self, now: str) -> bool:
+        return self.state == "waiting" and self.expires_at <= now

@@ -385,7 +385,8 @@ class RuleStore(
 
     async def delete_user_data(self, user_id: int) -> dict[str, int]:
         """Forget a Discord user in every guild: their characters, projects, active choices,
-        logged rolls and changes of health, GM roles, and their places in running fights, in
+        logged rolls and changes of health, GM roles, and their places in running fights, and
+        their id on the CP entries they made on other users' characters (user 0, "forgotten"), in
         one transaction. Returns how many of each went."""
         deletes = {
             N_("rolls"): "forget_user_rolls",
@@ -396,6 +397,9 @@ class RuleStore(
             N_("combatants"): "forget_user_combatants",
             N_("characters"): "forget_user_characters",
             N_("in-character post records"): "forget_user_posts",
+            # After the characters: what is left is on other users' characters.
+            N_("CP entries made anonymous"): "forget_user_cp_entries",
+            N_("CP requests made anonymous"): "forget_user_cp_requests",
         }
         counts: dict[str, int] = {}
         async with self._write(WHOLE_STORE) as tx:

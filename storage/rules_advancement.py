@@ -11,6 +11,7 @@ The prices come from `wire.advancement`; nothing here decides a number.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.backend import Row, Transaction
@@ -20,7 +21,10 @@ from storage.models_advancement import (
     MAX_AWARD,
     MAX_EARNED,
     MAX_SKILL_CATEGORIES,
+    MAX_SPECIES,
     REASON_MAX,
+    REQUEST_DAYS,
+    SPECIES_COST_MAX,
     Advancement,
     Improvement,
     Ledger,
@@ -29,6 +33,7 @@ from storage.models_advancement import (
     Request,
     Totals,
 )
+from storage.rows import utc_text
 from storage.validation import STAT_COUNTS, STAT_RANGES, check_kind, clean_name
 from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
 from wire.i18n import N_
@@ -38,6 +43,7 @@ from wire.textcheck import normal_text, text_problem
 KEEP: Any = object()
 """A setting left as it is (None means "clear it")."""
 STARTING_CP_MAX = 100_000
+REQUEST_LIFE = timedelta(days=REQUEST_DAYS)
 MAX_AWARDED_AT_ONCE = 60
 """Characters one award reaches (a campaign's active characters, a fight's)."""
 
@@ -72,11 +78,13 @@ class RuleAdvancement:
     async def _advancement(self, tx: Transaction, campaign_id: int) -> Advancement:
         where = {"campaign_id": campaign_id}
         categories = {name: Category(c) for name, c in await tx.fetch("cp_categories", where)}
+        species = {name: int(cost) for name, cost in await tx.fetch("cp_species", where)}
+        sheets = {int(cid): name for cid, name in await tx.fetch("cp_sheet_species", where)}
         rows = await tx.fetch("cp_settings", where)
-        if not rows:
-            return Advancement(categories)
-        price, starting, approval = rows[0]
-        return Advancement(categories, AttributePrice(price), starting, bool(approval))
+        price, starting, approval = rows[0] if rows else (None, None, 0)
+        return Advancement(
+            categories, AttributePrice(price), starting, bool(approval), species, sheets
+        )
 
     async def get_advancement(self, guild_id: int, campaign_id: int) -> Advancement:
         async with self._read() as tx:
@@ -98,26 +106,148 @@ class RuleAdvancement:
             await self._require_gm(
                 tx, guild_id, campaign_id, actor_id, N_("set its skill categories")
             )
-            where = {"campaign_id": campaign_id}
-            if replace:
-                await tx.execute("cp_drop_categories", where)
-            for name, category in cleaned.items():
-                key = {**where, "name_key": name.casefold()}
-                if category is None:
-                    await tx.execute("cp_drop_category", key)
-                else:
-                    await tx.execute(
-                        "cp_set_category", {**key, "name": name, "category": category.value}
-                    )
-            [(count,)] = await tx.fetch("cp_category_count", where)
-            if count > MAX_SKILL_CATEGORIES:
-                raise InvalidValue(
-                    "A campaign can give at most {limit} skills a category; this would be "
-                    "{count}. Forget some first.",
-                    limit=MAX_SKILL_CATEGORIES,
-                    count=count,
+            return await self._write_categories(tx, campaign_id, cleaned, replace=replace)
+
+    async def _write_categories(
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        cleaned: Mapping[str, Category | None],
+        *,
+        replace: bool = False,
+    ) -> Advancement:
+        where = {"campaign_id": campaign_id}
+        if replace:
+            await tx.execute("cp_drop_categories", where)
+        for name, category in cleaned.items():
+            key = {**where, "name_key": name.casefold()}
+            if category is None:
+                await tx.execute("cp_drop_category", key)
+            else:
+                await tx.execute(
+                    "cp_set_category", {**key, "name": name, "category": category.value}
                 )
+        [(count,)] = await tx.fetch("cp_category_count", where)
+        if count > MAX_SKILL_CATEGORIES:
+            raise InvalidValue(
+                "A campaign can give at most {limit} skills a category; this would be "
+                "{count}. Forget some first.",
+                limit=MAX_SKILL_CATEGORIES,
+                count=count,
+            )
+        return await self._advancement(tx, campaign_id)
+
+    async def _sheet_categories(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        categories: Mapping[str, Category] | None,
+    ) -> None:
+        """The categories a sheet's text wrote ("Parry 3 (combat)"), in the sheet's transaction:
+        a GM's become the campaign's; a player's must be the campaign's already (only GMs set
+        prices), else nothing of the sheet is written."""
+        if not categories:
+            return
+        if campaign.is_gm(actor_id):
+            cleaned = {clean_name(name, "skill"): c for name, c in categories.items()}
+            await self._write_categories(tx, campaign.id, cleaned)
+            return
+        known = await self._advancement(tx, campaign.id)
+        for name, category in categories.items():
+            now = known.category(name)
+            if now is None:
+                raise PermissionDenied(
+                    "Only a GM gives a skill its category, and {skill} has none in this "
+                    "campaign: write it without the brackets, or ask a GM (/cp categories).",
+                    skill=name,
+                )
+            if now is not category:
+                raise PermissionDenied(
+                    "{skill} has the category {now} in this campaign, not {written}: only a GM "
+                    "changes a category (/cp categories).",
+                    skill=name,
+                    now=now.label,
+                    written=category.label,
+                )
+
+    async def set_species_costs(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        changes: Mapping[str, int | None],
+    ) -> Advancement:
+        """Price species in CP (None forgets one); GMs only. A table setting: none is assumed."""
+        cleaned = {clean_name(name, "species"): cost for name, cost in changes.items()}
+        for name, cost in cleaned.items():
+            if cost is not None and not 0 <= cost <= SPECIES_COST_MAX:
+                raise InvalidValue(
+                    "A species costs 0 to {high} CP, not {value} ({name}).",
+                    high=SPECIES_COST_MAX,
+                    value=cost,
+                    name=name,
+                )
+        async with self._write(guild_id) as tx:
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("price species"))
+            await self._write_species(tx, campaign_id, cleaned)
             return await self._advancement(tx, campaign_id)
+
+    async def _write_species(
+        self, tx: Transaction, campaign_id: int, cleaned: Mapping[str, int | None]
+    ) -> None:
+        where = {"campaign_id": campaign_id}
+        for name, cost in cleaned.items():
+            key = {**where, "name_key": name.casefold()}
+            if cost is None:
+                await tx.execute("cp_drop_species", key)
+            else:
+                await tx.execute("cp_set_species", {**key, "name": name, "cost": cost})
+        [(count,)] = await tx.fetch("cp_species_count", where)
+        if count > MAX_SPECIES:
+            raise InvalidValue(
+                "A campaign prices at most {limit} species; this would be {count}.",
+                limit=MAX_SPECIES,
+                count=count,
+            )
+
+    async def set_character_species(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        species: str | None,
+    ) -> tuple[Character, Advancement]:
+        """Name a character's species (None: none); its player or a GM, as for its sheet. A
+        species the table has not priced is kept and shown as not priced."""
+        name = clean_name(species, "species") if species else None
+        async with self._write(guild_id) as tx:
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            access.require_change(actor_id)
+            if name is None:
+                await tx.execute("cp_drop_sheet_species", {"character_id": access.id})
+            else:
+                known = await self._advancement(tx, campaign_id)
+                spelled = next((n for n in known.species if n.casefold() == name.casefold()), name)
+                await tx.execute(
+                    "cp_set_sheet_species", {"character_id": access.id, "name": spelled}
+                )
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            return sheet, await self._advancement(tx, campaign_id)
+
+    async def campaign_skill_names(
+        self, guild_id: int, campaign_id: int, *, npcs: bool = False, limit: int = 200
+    ) -> list[str]:
+        """The skills the campaign's sheets have (the NPCs' too with `npcs`: GMs only), by
+        name, one spelling each: what a GM gives categories to, offered by autocomplete."""
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            rows = await tx.fetch(
+                "cp_campaign_skills",
+                {"campaign_id": campaign_id, "npcs": int(npcs), "limit": int(limit)},
+            )
+            return [row[0] for row in rows]
 
     async def set_advancement(
         self,
@@ -164,7 +294,8 @@ class RuleAdvancement:
     async def _totals(self, tx: Transaction, campaign_id: int, character_id: int) -> Totals:
         where = {"campaign_id": campaign_id, "character_id": character_id}
         [(earned, spent)] = await tx.fetch("cp_totals", where)
-        [(waiting,)] = await tx.fetch("cp_waiting_total", where)
+        # An expired request holds nothing, whether or not a press has closed it yet.
+        [(waiting,)] = await tx.fetch("cp_waiting_total", {**where, "now": utc_text()})
         return Totals(int(earned), int(spent), int(waiting))
 
     async def _add_entry(self, tx: Transaction, **values: Any) -> LedgerEntry:
@@ -253,15 +384,26 @@ class RuleAdvancement:
             return [row[0] for row in rows]
 
     async def cp_ledger(
-        self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        page: int = 0,
     ) -> Ledger:
-        """A character's newest entries and its totals; an NPC's for GMs only."""
+        """One page of a character's entries (0: the newest; past the last: the last) and its
+        totals over all of them; an NPC's for GMs only."""
         async with self._read() as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             if access.is_npc and not access.actor_is_gm:
                 raise access.campaign.gm_only(N_("see an NPC's CP"))
             where = {"campaign_id": campaign_id, "character_id": access.id}
-            rows = await tx.fetch("cp_entries", {**where, "limit": LEDGER_SHOWN})
+            [(count,)] = await tx.fetch("cp_entry_count", where)
+            page = min(max(0, page), max(0, (int(count) - 1) // LEDGER_SHOWN))
+            rows = await tx.fetch(
+                "cp_entries_page",
+                {**where, "limit": LEDGER_SHOWN, "offset": page * LEDGER_SHOWN},
+            )
             undone = frozenset(row[0] for row in await tx.fetch("cp_undone_ids", where))
             sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
             return Ledger(
@@ -269,6 +411,8 @@ class RuleAdvancement:
                 tuple(_entry(r) for r in rows),
                 await self._totals(tx, campaign_id, access.id),
                 undone,
+                page,
+                int(count),
             )
 
     async def campaign_ledger(self, guild_id: int, campaign_id: int) -> list[LedgerEntry]:
@@ -392,9 +536,26 @@ class RuleAdvancement:
                     ),
                 },
             )
+        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
+        if is_gm and advancement.species_costs:
+            now = await self._advancement(tx, campaign.id)
+            await self._write_species(
+                tx,
+                campaign.id,
+                {
+                    name: cost
+                    for name, cost in advancement.species_costs.items()
+                    if plan.kind == "campaign" or now.species_cost(name) is None
+                },
+            )
+        for name, species in (advancement.character_species or {}).items():
+            if name.casefold() in ids:
+                await tx.execute(
+                    "cp_set_sheet_species",
+                    {"character_id": ids[name.casefold()], "name": species},
+                )
         if not advancement.ledger:
             return
-        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
         for key in {entry.character.casefold() for entry in advancement.ledger}:
             rows = await tx.fetch("cp_entries", {**where, "character_id": ids[key], "limit": 1})
             if rows:
@@ -498,21 +659,12 @@ class RuleAdvancement:
         return quote, access.actor_is_gm
 
     async def quote_improvement(
-        self,
-        guild_id: int,
-        campaign_id: int,
-        actor_id: int,
-        character: str | int,
-        stat: str,
-        to_level: int | None = None,
-        kind: str = "skill",
+        self, guild_id: int, campaign_id: int, actor_id: int, *ask: Any, **options: Any
     ) -> Quote:
-        """The price of raising `stat` by one level (or to `to_level`), before it is paid."""
-        async with self._read() as tx:
-            quote, _gm = await self._quote(
-                tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
-            )
-            return quote
+        """The price of raising `stat` by one level (or to `to_level`), before it is paid:
+        `improve`'s own pricing, in a read transaction, paying nothing."""
+        done = await self.improve(guild_id, campaign_id, actor_id, *ask, quote_only=True, **options)
+        return done.quote
 
     async def improve(
         self,
@@ -525,14 +677,20 @@ class RuleAdvancement:
         kind: str = "skill",
         *,
         expected_cost: int | None = None,
+        quote_only: bool = False,
+        now: datetime | None = None,
     ) -> Improvement:
         """Spend CP and raise the stat in one transaction, or (with approval on, for a player)
         file a request that holds the CP until a GM decides. `expected_cost`: the price the
-        user confirmed; a different one now (the sheet or the categories changed) refuses."""
-        async with self._write(guild_id) as tx:
+        user confirmed; a different one now (the sheet or the categories changed) refuses.
+        `quote_only`: only the price (`quote_improvement`), read without taking the write lock.
+        A request expires REQUEST_DAYS after `now` (the bot's clock; default the real one)."""
+        async with self._read() if quote_only else self._write(guild_id) as tx:
             quote, gm = await self._quote(
                 tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
             )
+            if quote_only:
+                return Improvement(quote, quote.character)
             if expected_cost is not None and quote.cost != expected_cost:
                 raise Conflict(
                     "The price changed to {cost} CP since it was shown; ask again.",
@@ -552,6 +710,7 @@ class RuleAdvancement:
                         "level_before": quote.before,
                         "level_after": quote.after,
                         "cost": quote.cost,
+                        "expires_at": utc_text((now or datetime.now(UTC)) + REQUEST_LIFE),
                     },
                 )
                 return Improvement(quote, quote.character, request_id=request_id)
@@ -591,10 +750,17 @@ class RuleAdvancement:
             return _request(rows[0]) if rows else None
 
     async def decide_cp_request(
-        self, guild_id: int, request_id: int, actor_id: int, approve: bool
+        self,
+        guild_id: int,
+        request_id: int,
+        actor_id: int,
+        approve: bool,
+        *,
+        now: datetime | None = None,
     ) -> tuple[Request, Improvement | None]:
         """Approve (spend and raise, if the sheet and the CP still allow it) or refuse a
-        waiting improvement; GMs only, and once."""
+        waiting improvement; GMs only, and once. One past its expiry is closed instead (state
+        expired, nothing spent), whichever button was pressed."""
         async with self._write(guild_id) as tx:
             rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
             if not rows:
@@ -603,6 +769,12 @@ class RuleAdvancement:
             await self._require_gm(
                 tx, guild_id, request.campaign_id, actor_id, N_("decide improvements")
             )
+            if request.expired(utc_text(now)):
+                await tx.execute("cp_expire_request", {"request_id": request_id})
+                rows = await tx.fetch(
+                    "cp_request", {"request_id": request_id, "guild_id": guild_id}
+                )
+                return _request(rows[0]), None
             if request.state != "waiting":
                 raise Conflict("That improvement was {state} already.", state=request.state)
             improvement = None

@@ -7,7 +7,7 @@ transaction that changes it (`_Access`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from storage.backend import Transaction
@@ -64,6 +64,7 @@ class RuleCharacters:
     # Provided by RuleStore and its other parts.
     _campaign_by_id: Any
     _write: Any
+    _sheet_categories: Any
     backend: Any
 
     async def _access(
@@ -174,10 +175,13 @@ class RuleCharacters:
         skills: dict[str, int] | None = None,
         shield: bool = False,
         notes: str = "",
+        categories: Mapping[str, Any] | None = None,
     ) -> Character:
         """Owner defaults to the actor. NPCs: GMs only (their owner is the creating GM).
 
-        A player's first character in a campaign becomes their active one. NameTaken, InvalidValue.
+        A player's first character in a campaign becomes their active one. `categories`: skill
+        categories the sheet text wrote (a GM's set the campaign's; a player's must agree with
+        them: storage/rules_advancement.py). NameTaken, InvalidValue.
         """
         name = clean_name(name, "character")
         attributes = clean_stats("attribute", attributes)
@@ -185,6 +189,7 @@ class RuleCharacters:
         notes = clean_notes(notes)
         async with self._write(guild_id) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            await self._sheet_categories(tx, campaign, actor_id, categories)
             if is_npc:
                 if not campaign.is_gm(actor_id):
                     raise campaign.gm_only(N_("create NPCs"))
@@ -299,8 +304,10 @@ class RuleCharacters:
         character: str | int,
         attributes: dict[str, int],
         skills: dict[str, int],
+        categories: Mapping[str, Any] | None = None,
     ) -> Character:
-        """Make the sheet's attributes and skills exactly these, in one transaction.
+        """Make the sheet's attributes and skills exactly these, in one transaction (with the
+        skill categories the text wrote, as `create_character` takes them).
 
         What is missing goes, what is new comes, the rest takes the new value; weapons, notes
         and health stay. `character` is a name, or the id (a form names the id, so a rename
@@ -312,6 +319,7 @@ class RuleCharacters:
         async with self._write(guild_id) as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             access.require_change(actor_id)
+            await self._sheet_categories(tx, access.campaign, actor_id, categories)
             await tx.execute("delete_stats", {"character_id": access.id})
             await self._write_stats(tx, access.id, "attribute", attributes)
             await self._write_stats(tx, access.id, "skill", skills)

@@ -307,7 +307,7 @@ def character_document(
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
-            advancement_data(advancement, list(character.skills)),
+            advancement_data(advancement, list(character.skills), {character.id: character.name}),
             ledger_data(ledger, {character.id: character.name}),
         )
     document = {**_header("character", now, version), "character": character_data(character, saved)}
@@ -331,7 +331,8 @@ def campaign_document(
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
-            advancement_data(advancement), ledger_data(ledger, {c.id: c.name for c in characters})
+            advancement_data(advancement, None, {c.id: c.name for c in characters}),
+            ledger_data(ledger, {c.id: c.name for c in characters}),
         )
     document = {
         **_header("campaign", now, version),
@@ -585,7 +586,11 @@ class _Checker:
     def advancement(
         self, document: dict[str, Any], settings: Any, sheets: tuple[Character, ...]
     ) -> AdvancementPlan:
-        plan = check_advancement(self, settings if isinstance(settings, dict) else {})
+        plan = check_advancement(
+            self,
+            settings if isinstance(settings, dict) else {},
+            characters=[s.name for s in sheets],
+        )
         if "ledger" in document:
             ledger = check_ledger(self, document["ledger"], [s.name for s in sheets])
             plan = dataclasses.replace(plan, ledger=ledger)

@@ -8,7 +8,9 @@ adds, all optional (a version 1 file is a version 2 file without them, and still
       "skill_categories": {"Parry": "combat"},   skill name -> combat/action/knowledge/language
       "attribute_price": 10,                      CP per attribute point, or null: not priced
       "starting_cp": 100,                         a new character's budget, or null: none
-      "approval": false                           improvements wait for a GM
+      "approval": false,                          improvements wait for a GM
+      "species_costs": {"Elf": 20},               species -> its CP (a table setting)
+      "character_species": {"Ash": "Elf"}         character -> the species its sheet names
     },
     "ledger": [                                   oldest first
       {"character": "Ash", "kind": "award", "amount": 50, "reason": "Session 3",
@@ -29,13 +31,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from storage.models_advancement import MAX_AWARD, MAX_EARNED, REASON_MAX, Advancement, LedgerEntry
+from storage.models_advancement import (
+    MAX_AWARD,
+    MAX_EARNED,
+    MAX_SPECIES,
+    REASON_MAX,
+    SPECIES_COST_MAX,
+    Advancement,
+    LedgerEntry,
+)
 from storage.validation import STAT_RANGES, int_problem, name_problem
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category
 from wire.i18n import N_
 from wire.textcheck import normal_text, text_problem
 
-ADVANCEMENT_FIELDS = ("skill_categories", "attribute_price", "starting_cp", "approval")
+ADVANCEMENT_FIELDS = (
+    "skill_categories",
+    "attribute_price",
+    "starting_cp",
+    "approval",
+    "species_costs",
+    "character_species",
+)
 ENTRY_FIELDS = ("character", "kind", "amount", "reason", "stat", "undoes", "at")
 STAT_FIELDS = ("kind", "name", "from", "to")
 ENTRY_KINDS = ("award", "spend", "undo")
@@ -70,6 +87,9 @@ class AdvancementPlan:
     has_starting_cp: bool = False
     approval: bool | None = None
     ledger: tuple[EntryPlan, ...] = ()
+    species_costs: Mapping[str, int] | None = None
+    character_species: Mapping[str, str] | None = None
+    """Character name (as in the file) -> species."""
 
 
 class Checker(Protocol):
@@ -79,21 +99,40 @@ class Checker(Protocol):
 
 
 # ---- export ---------------------------------------------------------------------------------
-def advancement_data(advancement: Advancement, skills: Sequence[str] | None = None) -> dict:
-    """The campaign object's CP fields; `skills`: only these skills' categories."""
+def advancement_data(
+    advancement: Advancement,
+    skills: Sequence[str] | None = None,
+    characters: Mapping[int, str] | None = None,
+) -> dict:
+    """The campaign object's CP fields; `skills`: a character's file, with only these skills'
+    categories and its own species' cost. `characters` (id -> name): whose species to write."""
     wanted = {s.casefold() for s in skills} if skills is not None else None
     categories = {
         name: category.value
         for name, category in advancement.categories.items()
         if wanted is None or name.casefold() in wanted
     }
+    species = {
+        name: advancement.sheet_species[cid]
+        for cid, name in (characters or {}).items()
+        if cid in advancement.sheet_species
+    }
+    costs = dict(advancement.species)
     if skills is not None:
-        return {"skill_categories": categories}
+        mine = {s.casefold() for s in species.values()}
+        costs = {n: c for n, c in costs.items() if n.casefold() in mine}
+        return {
+            "skill_categories": categories,
+            "species_costs": costs,
+            "character_species": species,
+        }
     return {
         "skill_categories": categories,
         "attribute_price": advancement.attribute_price.per_point,
         "starting_cp": advancement.starting_cp,
         "approval": advancement.approval,
+        "species_costs": costs,
+        "character_species": species,
     }
 
 
@@ -128,7 +167,10 @@ def ledger_data(entries: Sequence[LedgerEntry], names: Mapping[int, str]) -> lis
 
 # ---- import ---------------------------------------------------------------------------------
 def check_advancement(
-    checker: Checker, settings: dict[str, Any], path: str = "campaign"
+    checker: Checker,
+    settings: dict[str, Any],
+    path: str = "campaign",
+    characters: Sequence[str] = (),
 ) -> AdvancementPlan:
     categories: dict[str, Category] | None = None
     if "skill_categories" in settings:
@@ -161,7 +203,53 @@ def check_advancement(
         starting,
         "starting_cp" in settings,
         approval,
+        species_costs=_species_costs(checker, settings, path),
+        character_species=_character_species(checker, settings, path, characters),
     )
+
+
+def _species_costs(checker: Checker, settings: dict[str, Any], path: str) -> dict[str, int] | None:
+    if "species_costs" not in settings:
+        return None
+    raw, path = settings["species_costs"], f"{path}.species_costs"
+    if not isinstance(raw, dict):
+        checker.problem(path, N_("expected an object of species names"))
+        return None
+    if len(raw) > MAX_SPECIES:
+        checker.limit(
+            path, N_("{n} entries is over the limit of {limit}"), n=len(raw), limit=MAX_SPECIES
+        )
+    found: dict[str, int] = {}
+    for name, cost in raw.items():
+        problem = name_problem(name) or int_problem(cost, 0, SPECIES_COST_MAX)
+        if problem:
+            checker.problem(f"{path}.{normal_text(str(name))}", problem)
+            continue
+        found[normal_text(name)] = cost
+    return found
+
+
+def _character_species(
+    checker: Checker, settings: dict[str, Any], path: str, characters: Sequence[str]
+) -> dict[str, str] | None:
+    if "character_species" not in settings:
+        return None
+    raw, path = settings["character_species"], f"{path}.character_species"
+    if not isinstance(raw, dict):
+        checker.problem(path, N_("expected an object of character names"))
+        return None
+    known = {normal_text(name).casefold(): name for name in characters}
+    found: dict[str, str] = {}
+    for name, species in raw.items():
+        key = normal_text(name).casefold() if isinstance(name, str) else ""
+        problem = name_problem(species)
+        if key not in known:
+            checker.problem(f"{path}.{normal_text(str(name))}", N_("not a character of this file"))
+        elif problem:
+            checker.problem(f"{path}.{normal_text(name)}", problem)
+        else:
+            found[known[key]] = normal_text(species)
+    return found
 
 
 def _categories(checker: Checker, raw: dict[str, Any], path: str) -> dict[str, Category]:

@@ -150,6 +150,14 @@ class SkillLine:
 
 
 @dataclass(frozen=True, slots=True)
+class SpeciesLine:
+    """A sheet's species and its CP: cost None when the table's list does not price it."""
+
+    name: str
+    cost: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Worth:
     """What a sheet is worth in CP, item by item, with what could not be priced named."""
 
@@ -157,6 +165,8 @@ class Worth:
     attribute_points: int
     attributes: int | None
     """CP of the attributes; None while the table has not priced attribute points."""
+    species: SpeciesLine | None = None
+    """The sheet's species, when it has one (a table setting: the rules price none)."""
 
     @property
     def skills_total(self) -> int:
@@ -164,8 +174,9 @@ class Worth:
 
     @property
     def total(self) -> int:
-        """The priced part: skills, plus attributes once priced."""
-        return self.skills_total + (self.attributes or 0)
+        """The priced part: skills, plus attributes and species once priced."""
+        species = self.species.cost if self.species and self.species.cost is not None else 0
+        return self.skills_total + (self.attributes or 0) + species
 
     @property
     def unpriced(self) -> tuple[str, ...]:
@@ -175,7 +186,11 @@ class Worth:
     @property
     def complete(self) -> bool:
         """Every skill and the attributes priced: `total` is the whole sheet's worth."""
-        return not self.unpriced and self.attributes is not None
+        return (
+            not self.unpriced
+            and self.attributes is not None
+            and (self.species is None or self.species.cost is not None)
+        )
 
     def over(self, budget: int | None) -> int:
         """CP over a starting budget (0 when within it or when there is none)."""
@@ -192,9 +207,12 @@ def sheet_worth(
     attributes: Mapping[str, int],
     categories: Mapping[str, Category | str],
     attribute_price: AttributePrice = NOT_PRICED,
+    species: str | None = None,
+    species_costs: Mapping[str, int] | None = None,
 ) -> Worth:
     """A sheet's worth: each skill priced by its category from level 0, attribute points at the
-    table's price (their sum; a score below 0 gives points back, as point-buy does)."""
+    table's price (their sum; a score below 0 gives points back, as point-buy does), and its
+    species at the table's cost for it (not priced when the list lacks it)."""
     known = category_keys(categories)
     lines = []
     for name, level in skills.items():
@@ -203,7 +221,11 @@ def sheet_worth(
         lines.append(SkillLine(name, level, category, cost))
     points = sum(attributes.values())
     priced = attribute_price.per_point * points if attribute_price.per_point is not None else None
-    return Worth(tuple(lines), points, priced)
+    line = None
+    if species:
+        costs = {name.casefold(): cost for name, cost in (species_costs or {}).items()}
+        line = SpeciesLine(species, costs.get(species.casefold()))
+    return Worth(tuple(lines), points, priced, line)
 
 
 __all__ = [
@@ -214,6 +236,7 @@ __all__ = [
     "AttributePrice",
     "Category",
     "SkillLine",
+    "SpeciesLine",
     "Worth",
     "category_keys",
     "category_of",

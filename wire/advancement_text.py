@@ -47,6 +47,15 @@ def attribute_line(worth: Worth) -> str:
     )
 
 
+def species_line(worth: Worth) -> str | None:
+    species = worth.species
+    if species is None:
+        return None
+    if species.cost is None:
+        return tr("Species {name}: not priced (not in the table's list)", name=species.name)
+    return tr("Species {name}: {cost} CP", name=species.name, cost=species.cost)
+
+
 def summary_line(worth: Worth) -> str:
     """ "Sheet: 320 CP: skills 295, attributes 25", saying what is left out."""
     if worth.attributes is None:
@@ -62,6 +71,13 @@ def summary_line(worth: Worth) -> str:
             skills=worth.skills_total,
             attributes=worth.attributes,
         )
+    if worth.species is not None:
+        if worth.species.cost is None:
+            text += tr(", species {name} not priced", name=worth.species.name)
+        else:
+            text += tr(
+                ", species {cost} ({name})", cost=worth.species.cost, name=worth.species.name
+            )
     if worth.unpriced:
         names = ", ".join(worth.unpriced[:UNPRICED_NAMED])
         if len(worth.unpriced) > UNPRICED_NAMED:
@@ -76,6 +92,7 @@ def worth_lines(name: str, worth: Worth) -> list[str]:
         f"{name}:",
         *(f"  {skill_line(line)}" for line in worth.skills),
         f"  {attribute_line(worth)}",
+        *([f"  {line}"] if (line := species_line(worth)) else []),
         summary_line(worth),
     ]
 
@@ -100,6 +117,9 @@ def worth_json(name: str, worth: Worth) -> dict[str, Any]:
         "attributes": worth.attributes,
         "skills_total": worth.skills_total,
         "total": worth.total,
+        "species": (
+            {"name": worth.species.name, "cost": worth.species.cost} if worth.species else None
+        ),
         "unpriced": list(worth.unpriced),
         "complete": worth.complete,
     }

@@ -71,13 +71,39 @@ def run_cost(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     if price is None and isinstance(campaign.get("attribute_price"), int):
         price = campaign["attribute_price"]
     attribute_price = adv.AttributePrice(price)
+    costs, species = _species(campaign)
     lines: list[str] = []
     sheets = []
     for sheet in _sheets(document):
-        worth = adv.sheet_worth(sheet["skills"], sheet["attributes"], known, attribute_price)
+        worth = adv.sheet_worth(
+            sheet["skills"],
+            sheet["attributes"],
+            known,
+            attribute_price,
+            species.get(sheet["name"].casefold()),
+            costs,
+        )
         lines += worth_lines(sheet["name"], worth)
         sheets.append(worth_json(sheet["name"], worth))
     return lines, {"sheets": sheets}
+
+
+def _species(campaign: dict[str, Any]) -> tuple[dict[str, int], dict[str, str]]:
+    """The file's species costs and each character's species (by name, any case); what is
+    not of the right shape is left out, so that sheet's species shows as not priced."""
+    raw_costs = campaign.get("species_costs")
+    raw_named = campaign.get("character_species")
+    costs = {
+        str(name): cost
+        for name, cost in (raw_costs.items() if isinstance(raw_costs, dict) else ())
+        if isinstance(cost, int) and not isinstance(cost, bool) and cost >= 0
+    }
+    named = {
+        str(name).casefold(): species
+        for name, species in (raw_named.items() if isinstance(raw_named, dict) else ())
+        if isinstance(species, str) and species
+    }
+    return costs, named
 
 
 def _read(path: Path) -> dict[str, Any]:

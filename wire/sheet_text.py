@@ -1,7 +1,9 @@
 """A sheet's attributes and skills as one line of text, and the typo check on stat names.
 
-`Strength 3, Reaction 2; Long swords 5, Parry 3`: attributes before the `;`, skills after it,
-commas (or line breaks) between entries, each entry a name then a whole number. A player types
+`Strength 3, Reaction 2; Long swords 5, Parry 3 (combat)`: attributes before the `;`, skills
+after it, commas (or line breaks) between entries, each entry a name then a whole number; a
+skill may end in its category in brackets (English or German: `(combat)`, `(Kampf)`), which
+prices it (wire/advancement.py). A player types
 a whole sheet in one command, and the Edit form shows the same text to change it; so the text
 must read back exactly as it was written (`sheet_text` then `read_sheet` gives the same sheet).
 
@@ -16,10 +18,12 @@ show results.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from wire import limits
+from wire.advancement import Category, category_of
+from wire.errors import RulesError
 from wire.i18n import N_, tr
 from wire.limits import MAX_ATTRIBUTES, MAX_SKILLS, NAME_MAX
 from wire.textcheck import clip, normal_text, text_problem
@@ -31,9 +35,10 @@ EXAMPLE = N_("Strength 3, Reaction 2; Long swords 5, Parry 3")
 SEPARATORS = ",;"
 """What splits the text; a stat name holding one cannot be written as sheet text."""
 
-_ENTRY = re.compile(r"(?P<name>.+?)\s+(?P<value>[-+\u2212]?[0-9]+)")
-"""A name, whitespace, a whole number. The name is the shortest that leaves a number at the end,
-so a name may hold spaces and numbers of its own ("Language 2 4": Language 2 at 4)."""
+_ENTRY = re.compile(r"(?P<name>.+?)\s+(?P<value>[-+\u2212]?[0-9]+)(?:\s*\((?P<category>[^()]*)\))?")
+"""A name, whitespace, a whole number, and perhaps a category in brackets. The name is the
+shortest that leaves a number at the end, so a name may hold spaces and numbers of its own
+("Language 2 4": Language 2 at 4), and brackets before the number ("Lore (elves) 2")."""
 QUOTES = ('""', "''", "\u201c\u201d", "\u2018\u2019", "\u00ab\u00bb")
 _NUMBERS = re.compile(r"[0-9]+")
 _SECTIONS = (
@@ -60,14 +65,28 @@ class SheetStats:
 
     attributes: dict[str, int]
     skills: dict[str, int]
+    categories: dict[str, Category] = field(default_factory=dict)
+    """The categories written after skills ("Parry 3 (combat)"), by the skill's name."""
 
 
-def sheet_text(attributes: dict[str, int], skills: dict[str, int]) -> str:
-    """The sheet as text `read_sheet` reads back to the same stats ("" for an empty sheet)."""
+def sheet_text(
+    attributes: dict[str, int],
+    skills: dict[str, int],
+    categories: Mapping[str, Category] | None = None,
+) -> str:
+    """The sheet as text `read_sheet` reads back to the same stats ("" for an empty sheet);
+    with `categories` (the campaign's, any case), each skill that has one carries it, named in
+    the language in use."""
     attrs = ", ".join(f"{name} {value}" for name, value in attributes.items())
     if not skills:
         return attrs
-    return f"{attrs}; " + ", ".join(f"{name} {value}" for name, value in skills.items())
+    folded = {name.casefold(): category for name, category in (categories or {}).items()}
+
+    def skill(name: str, value: int) -> str:
+        category = folded.get(name.casefold())
+        return f"{name} {value} ({category.label})" if category else f"{name} {value}"
+
+    return f"{attrs}; " + ", ".join(skill(name, value) for name, value in skills.items())
 
 
 def unwritable(names: Iterable[str]) -> list[str]:
@@ -89,9 +108,14 @@ def read_sheet(
     """
     parsed, problems = parse_sheet(text)
     found = len(problems)
+    attributes = _spelled(parsed.attributes, list(known_attributes), new_names, problems)
+    skills = _spelled(parsed.skills, list(known_skills), new_names, problems)
+    written = {name.casefold(): category for name, category in parsed.categories.items()}
     checked = SheetStats(
-        _spelled(parsed.attributes, list(known_attributes), new_names, problems),
-        _spelled(parsed.skills, list(known_skills), new_names, problems),
+        attributes,
+        skills,
+        # A known spelling differs only by case, so the category follows its skill.
+        {name: written[name.casefold()] for name in skills if name.casefold() in written},
     )
     if problems:
         raise SheetTextError(problems, near_names=len(problems) > found)
@@ -111,6 +135,7 @@ def parse_sheet(text: str) -> tuple[SheetStats, list[str]]:
         )
     parts = (sections[0], ",".join(sections[1:]))
     tables: list[dict[str, int]] = []
+    categories: dict[str, Category] = {}
     for part, (kind, limit, most) in zip(parts, _SECTIONS, strict=True):
         table: dict[str, int] = {}
         seen: set[str] = set()
@@ -118,12 +143,14 @@ def parse_sheet(text: str) -> tuple[SheetStats, list[str]]:
             read = _entry(entry, kind, limit, problems)
             if read is None:
                 continue
-            name, value = read
+            name, value, category = read
             if name.casefold() in seen:
                 problems.append(tr("{name} is listed twice", name=_shown(name)))
                 continue
             seen.add(name.casefold())
             table[name] = value
+            if category is not None:
+                categories[name] = category
         if len(table) > most:
             problems.append(
                 tr("{count} attributes: a sheet holds at most {most}", count=len(table), most=most)
@@ -131,12 +158,12 @@ def parse_sheet(text: str) -> tuple[SheetStats, list[str]]:
                 else tr("{count} skills: a sheet holds at most {most}", count=len(table), most=most)
             )
         tables.append(table)
-    return SheetStats(*tables), problems
+    return SheetStats(*tables, categories), problems
 
 
 def _entry(
     entry: str, kind: str, limit: limits.Limit, problems: list[str]
-) -> tuple[str, int] | None:
+) -> tuple[str, int, Category | None] | None:
     match = _ENTRY.fullmatch(entry)
     if match is None:
         if len(entry.split()) > 1:
@@ -161,7 +188,24 @@ def _entry(
             else tr("{name} {value}: skills go {low} to {high}", **params)
         )
         return None
-    return name, value
+    written = match["category"]
+    if written is None:
+        return name, value, None
+    if kind == "attribute":
+        problems.append(
+            tr(
+                "{name} ({category}): only skills have a category; write the attribute "
+                "without brackets",
+                name=_shown(name),
+                category=_shown(written),
+            )
+        )
+        return None
+    try:
+        return name, value, category_of(written)
+    except RulesError as error:
+        problems.append(str(error))
+        return None
 
 
 def _spelled(

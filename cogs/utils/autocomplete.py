@@ -74,6 +74,12 @@ async def _character(
     return found
 
 
+async def character_option(interaction: discord.Interaction, option: str) -> Character | None:
+    """The sheet another option of the command names (`character:`), else the active one;
+    None where the user may not see it."""
+    return await _character(interaction, getattr(interaction.namespace, option, None))
+
+
 def _named(interaction: discord.Interaction) -> str | None:
     """The sheet an option names: `npc` on a roll (GMs), `name` on a /character subcommand."""
     return getattr(interaction.namespace, "npc", None) or getattr(

@@ -103,7 +103,7 @@ def sheet_form(character: Character, text: str) -> discord.ui.Modal:
             text=trc("form", "Attributes ; skills"),
             description=trc(
                 "form description",
-                "Name and number, commas between; attributes, then ; then skills",
+                "Name and number, commas between; attributes ; skills, e.g. Parry 3 (combat)",
             ),
             component=discord.ui.TextInput(
                 custom_id=TEXT_ID,

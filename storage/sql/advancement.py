@@ -13,7 +13,7 @@ LEDGER_COLUMNS = (
 )
 REQUEST_COLUMNS = (
     "id, campaign_id, character_id, user_id, stat_kind, stat_name, level_before, level_after, "
-    "cost, state, decided_by"
+    "cost, state, decided_by, created_at, expires_at"
 )
 
 STATEMENTS: dict[str, str] = {
@@ -26,6 +26,19 @@ STATEMENTS: dict[str, str] = {
     "cp_drop_category": "DELETE FROM skill_categories "
     "WHERE campaign_id = :campaign_id AND name_key = :name_key",
     "cp_drop_categories": "DELETE FROM skill_categories WHERE campaign_id = :campaign_id",
+    "cp_species": "SELECT name, cost FROM cp_species WHERE campaign_id = :campaign_id "
+    "ORDER BY name_key",
+    "cp_species_count": "SELECT count(*) FROM cp_species WHERE campaign_id = :campaign_id",
+    "cp_set_species": "INSERT INTO cp_species (campaign_id, name_key, name, cost) "
+    "VALUES (:campaign_id, :name_key, :name, :cost) ON CONFLICT (campaign_id, name_key) "
+    "DO UPDATE SET name = excluded.name, cost = excluded.cost",
+    "cp_drop_species": "DELETE FROM cp_species "
+    "WHERE campaign_id = :campaign_id AND name_key = :name_key",
+    "cp_sheet_species": "SELECT s.character_id, s.name FROM character_species AS s "
+    "JOIN characters AS ch ON ch.id = s.character_id WHERE ch.campaign_id = :campaign_id",
+    "cp_set_sheet_species": "INSERT INTO character_species (character_id, name) "
+    "VALUES (:character_id, :name) ON CONFLICT (character_id) DO UPDATE SET name = excluded.name",
+    "cp_drop_sheet_species": "DELETE FROM character_species WHERE character_id = :character_id",
     "cp_settings": "SELECT attribute_price, starting_cp, approval FROM advancement_settings "
     "WHERE campaign_id = :campaign_id",
     "cp_set_settings": "INSERT INTO advancement_settings "
@@ -41,10 +54,16 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
  WHERE l.campaign_id = :campaign_id AND l.character_id = :character_id
 """,
     "cp_waiting_total": "SELECT coalesce(sum(cost), 0) FROM cp_requests "
-    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting'",
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
+    "AND expires_at > :now",
     "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id "
     "ORDER BY id DESC LIMIT :limit",
+    "cp_entries_page": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id "
+    "ORDER BY id DESC LIMIT :limit OFFSET :offset",
+    "cp_entry_count": "SELECT count(*) FROM cp_ledger "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id",
     "cp_undone_ids": "SELECT undoes FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id AND undoes IS NOT NULL",
     "cp_last_open_entry": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger AS l "
@@ -63,17 +82,31 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_campaign_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id ORDER BY id",
     "cp_insert_request": "INSERT INTO cp_requests (campaign_id, character_id, user_id, "
-    "stat_kind, stat_name, level_before, level_after, cost) VALUES (:campaign_id, "
-    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost) "
-    "RETURNING id",
+    "stat_kind, stat_name, level_before, level_after, cost, expires_at) VALUES (:campaign_id, "
+    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost, "
+    ":expires_at) RETURNING id",
     "cp_request": f"SELECT {REQUEST_COLUMNS} FROM cp_requests "
     "WHERE id = :request_id AND campaign_id IN "
     "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
+    "cp_expire_request": "UPDATE cp_requests SET state = 'expired' "
+    "WHERE id = :request_id AND state = 'waiting'",
     "cp_decide_request": "UPDATE cp_requests SET state = :state, decided_by = :user_id "
     "WHERE id = :request_id AND state = 'waiting'",
     "cp_active_characters": "SELECT a.character_id FROM active_characters AS a "
     "JOIN characters AS ch ON ch.id = a.character_id "
     "WHERE a.campaign_id = :campaign_id AND ch.is_npc = 0 ORDER BY a.character_id",
+    # /privacy forget-me: the user's own characters' ledgers go with them (ON DELETE CASCADE);
+    # on the entries and requests of other users' characters the user (a GM who awarded,
+    # approved or undid) becomes FORGOTTEN_USER, so the ledger keeps its sums but not the id.
+    "forget_user_cp_entries": "UPDATE cp_ledger SET user_id = 0 WHERE user_id = :user_id",
+    "forget_user_cp_requests": "UPDATE cp_requests SET "
+    "user_id = CASE WHEN user_id = :user_id THEN 0 ELSE user_id END, "
+    "decided_by = CASE WHEN decided_by = :user_id THEN NULL ELSE decided_by END "
+    "WHERE user_id = :user_id OR decided_by = :user_id",
+    "cp_campaign_skills": "SELECT min(s.name) FROM character_stats AS s "
+    "JOIN characters AS ch ON ch.id = s.character_id "
+    "WHERE ch.campaign_id = :campaign_id AND s.kind = 'skill' AND (ch.is_npc = 0 OR :npcs = 1) "
+    "GROUP BY s.name_key ORDER BY s.name_key LIMIT :limit",
     "cp_set_stat_value": "UPDATE character_stats SET value = :value "
     "WHERE character_id = :character_id AND kind = :kind AND name_key = :name_key",
 }

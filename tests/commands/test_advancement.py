@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
+from tests.commands.test_sheets import modal_text
 
 
 async def setup_table(world, *, approval: bool = False) -> None:
@@ -86,8 +88,8 @@ async def test_approval_buttons_survive_a_restart(world):
     done = await world.bob.click(asked.response, label="Spend 20 CP")
     assert "waits for a GM" in done.response.content
     request = ch.last_message
-    assert (
-        request.content == f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP."
+    assert request.content.startswith(
+        f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry 3 → 4 for 20 CP (open until <t:"
     )
     second = await world.bob.slash(ch, "character improve", skill="Elvish")
     await world.bob.click(second.response, label="Spend 2 CP")
@@ -131,3 +133,174 @@ async def test_german_replies(world, client_languages):
     await world.alice.slash(world.channel, "cp award", amount=50, reason="S1", characters="Ash")
     asked = await world.bob.slash(world.channel, "character improve", skill="Parry")
     assert "kostet **20 CP**" in asked.response.content
+
+
+async def test_categories_are_offered_by_autocomplete_in_the_readers_language(
+    world, client_languages
+):
+    await setup_table(world)
+    ch = world.channel
+    names = await world.alice.autocomplete(ch, "cp categories", "skills", "Jug")
+    # Juggling has no category yet: offered with each; a category already set says so.
+    assert [c["value"] for c in names] == [
+        "Juggling: combat",
+        "Juggling: action",
+        "Juggling: knowledge",
+        "Juggling: language",
+    ]
+    later = await world.alice.autocomplete(ch, "cp categories", "skills", "Juggling: action, par")
+    assert later == [{"name": "Parry: combat (as now)", "value": "Juggling: action, Parry: combat"}]
+    client_languages.set(world.alice, "de")
+    german = await world.alice.autocomplete(ch, "cp categories", "skills", "Parry: K")
+    assert german == [{"name": "Parry: Kampf", "value": "Parry: Kampf"}]
+    skills = await world.bob.autocomplete(ch, "character improve", "skill", "")
+    assert [c["name"] for c in skills] == ["Parry (3, combat)", "Elvish (new, language)"]
+    client_languages.set(world.carol, "de")
+    hers = await world.carol.autocomplete(ch, "character improve", "skill", "")
+    assert hers[0]["name"] == "Juggling (2, ohne Preis)"
+
+
+async def test_sheet_text_and_edit_form_carry_categories(world):
+    ch = world.channel
+    made = await world.alice.slash(
+        ch, "character create", name="Vex", sheet="Strength 2; Dodge 2 (action), Runes 1 (Wissen)"
+    )
+    assert made.response.embeds
+    listed = await world.alice.slash(ch, "cp categories")
+    assert listed.response.content == "Skill categories of Default: Dodge: action, Runes: knowledge"
+    # A player may write the campaign's own category, but not give or change one.
+    same = await world.bob.slash(ch, "character create", name="Ash", sheet="; Dodge 1 (action)")
+    assert same.response.embeds
+    new = await world.bob.slash(ch, "character create", name="Ash2", sheet="; Juggling 1 (action)")
+    assert new.response.ephemeral and "Only a GM gives a skill its category" in (
+        new.response.content
+    )
+    other = await world.bob.slash(ch, "character create", name="Ash3", sheet="; Dodge 1 (combat)")
+    assert "Dodge has the category action in this campaign, not combat" in other.response.content
+    bad = await world.bob.slash(ch, "character create", name="Ash4", sheet="Str 1 (combat)")
+    assert "only skills have a category" in bad.response.content
+    form = await world.bob.click(same.response, label="Edit")
+    assert modal_text(form)["value"] == "; Dodge 1 (action)"
+    kept = await world.bob.submit_modal(form, {TEXT_ID: "; Dodge 1 (action)"})
+    assert kept.followups[0].content == "Ash's sheet is unchanged."
+    # The GM's form gives a new skill its category.
+    form = await world.alice.click(made.response, label="Edit")
+    assert modal_text(form)["value"] == "Strength 2; Dodge 2 (action), Runes 1 (knowledge)"
+    await world.alice.submit_modal(form, {TEXT_ID: "Strength 2; Dodge 2, Juggling 1 (Kampf)"})
+    listed = await world.alice.slash(ch, "cp categories")
+    assert "Juggling: combat" in listed.response.content
+
+
+async def test_a_waiting_improvement_expires_after_seven_days(world, monkeypatch):
+    """Past its expiry (said when asked) a request's buttons close it with a note: nothing
+    spent, the held CP free again; after a restart too."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=20, reason="Session 1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert "waits for a GM, at most 7 days" in done.response.content
+    request = ch.last_message
+    held = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert "(20 held by waiting improvements)" in held
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    await world.restart()
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    closed = await world.alice.click(request, label="Approve")
+    assert closed.response.content == (
+        "Expired: Parry 3 → 4 (20 CP) waited 7 days for a GM, so it is closed and nothing was "
+        "spent. Ask again with /character improve."
+    )
+    assert closed.response.components == []
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 20, spent 0, unspent 20"
+    sheet = await world.bob.slash(ch, "character show")
+    assert "Parry **3**" in str(embed_of(sheet))
+
+
+async def test_approval_goes_to_the_campaigns_gm_channel(world):
+    await setup_table(world, approval=True)
+    ch = world.channel
+    gm_room = world.guild.create_text_channel("gm-room")
+    await world.alice.slash(ch, "campaign settings", gm_channel=gm_room)
+    await world.alice.slash(ch, "cp award", amount=20, reason="Session 1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert done.response.content.endswith(f"The GMs were asked in <#{gm_room.id}>.")
+    (request,) = gm_room.history()
+    assert "asks to raise **Ash**'s Parry 3 → 4" in request.content
+    assert not any("asks to raise" in (m.content or "") for m in ch.history())
+    approved = await world.alice.click(request, label="Approve")
+    assert "**Ash** Parry 3 → 4 for 20 CP" in approved.response.content
+
+
+async def test_cp_show_pages_through_a_long_ledger_after_a_restart_too(world):
+    from tests.discord_rules import embed_problems
+
+    await setup_table(world)
+    ch = world.channel
+    hostile = "*" * 64  # a reason at its longest, all markdown: shown inert, in limits
+    for n in range(1, 24):
+        reason = hostile if n % 2 else f"Session {n}"
+        await world.alice.slash(ch, "cp award", amount=n, reason=reason, characters="Ash")
+    shown = await world.bob.slash(ch, "cp show")
+    first = embed_of(shown)
+    assert embed_problems(first) == []
+    lines = first["description"].splitlines()
+    assert lines[0] == "CP earned 276, spent 0, unspent 276"
+    assert len(lines) == 11 and "**+23 CP**" in lines[1] and "**+14 CP**" in lines[10]
+    assert first["footer"]["text"] == "Page 1 of 3, newest first (23 entries)"
+    newer = next(c for row in shown.response.components for c in row["components"])
+    assert newer["label"] == "Newer" and newer.get("disabled")
+    await world.restart()
+    second = await world.bob.click(shown.response, label="Older")
+    page = embed_of(second)
+    assert page["footer"]["text"] == "Page 2 of 3, newest first (23 entries)"
+    assert page["description"].splitlines()[0] == "CP earned 276, spent 0, unspent 276"
+    assert "**+13 CP**" in page["description"] and "**+14 CP**" not in page["description"]
+    last = embed_of(await world.bob.click(second.response, label="Older"))
+    assert last["footer"]["text"].startswith("Page 3 of 3")
+    assert last["description"].splitlines()[-1].startswith("`#")
+    assert "**+1 CP**" in last["description"]
+    back = embed_of(await world.bob.click(second.response, label="Newer"))
+    assert back["footer"]["text"].startswith("Page 2 of 3")
+    third = embed_of(await world.bob.slash(ch, "cp show", page=3))
+    assert third["footer"]["text"].startswith("Page 3 of 3")
+    past = embed_of(await world.bob.slash(ch, "cp show", page=99))
+    assert past["footer"]["text"].startswith("Page 3 of 3")
+
+
+async def test_species_costs_count_into_the_sheets_worth(world, client_languages):
+    await setup_table(world)
+    ch = world.channel
+    refused = await world.bob.slash(ch, "cp species", costs="Elf: 0")
+    assert "Only a GM" in refused.response.content
+    empty = await world.alice.slash(ch, "cp species")
+    assert "No species has a cost here" in empty.response.content
+    bad = await world.alice.slash(ch, "cp species", costs="Elf: lots")
+    assert "lots is not a number of CP" in bad.response.content
+    listed = await world.alice.slash(ch, "cp species", costs="Human: 0, Elf: 20")
+    assert listed.response.content.startswith("Species costs of Default: Elf: 20 CP, Human: 0 CP.")
+    offered = await world.bob.autocomplete(ch, "character species", "species", "")
+    assert [c["name"] for c in offered] == ["Elf (20 CP)", "Human (0 CP)"]
+    named = await world.bob.slash(ch, "character species", species="elf")
+    assert named.response.content == (
+        "**Ash**'s species: Elf (20 CP). Sheet: 50 CP: skills 30, attributes not priced, "
+        "species 20 (Elf)"
+    )
+    sheet = field(embed_of(await world.bob.slash(ch, "character show")), "Character points")
+    assert sheet.splitlines()[0].endswith(", species 20 (Elf)")
+    cost = embed_of(await world.bob.slash(ch, "character cost"))["description"].splitlines()
+    assert "Species Elf: 20 CP" in cost
+    other = await world.carol.slash(ch, "character species", species="Elf", character="Ash")
+    assert other.response.ephemeral  # not her sheet
+    unknown = await world.carol.slash(ch, "character species", species="Troll")
+    assert "Troll, not priced by the table" in unknown.response.content
+    assert "species Troll not priced" in unknown.response.content
+    client_languages.set(world.bob, "de")
+    german = await world.bob.slash(ch, "character cost")
+    assert "Spezies Elf: 20 CP" in embed_of(german)["description"]
+    cleared = await world.bob.slash(ch, "character species", species="none")
+    assert "nennt jetzt keine Spezies" in cleared.response.content

@@ -45,3 +45,18 @@ async def test_privacy_info_says_what_is_kept_and_how_to_delete_it(world):
     assert result.response.ephemeral
     text = embed_of(result)["description"]
     assert "/privacy forget-me" in text and "until you delete them" in text
+
+
+async def test_forget_me_keeps_others_cp_ledgers_without_the_gms_name(world):
+    """A GM who awarded CP forgets themselves: the players' ledgers keep the award (and so
+    their CP), and the reply says how many entries lost the GM's name."""
+    ch = world.channel
+    await world.alice.slash(ch, "campaign gm add", user=world.bob)
+    await world.carol.slash(ch, "character create", name="Bo", sheet="Strength 1")
+    await world.bob.slash(ch, "cp award", amount=12, reason="Session 1", characters="Bo")
+    ask = await world.bob.slash(ch, "privacy forget-me")
+    done = await world.bob.click(ask.response, label="Delete all my data")
+    assert "1 CP entries made anonymous" in done.response.content
+    ledger = embed_of(await world.carol.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 12, spent 0, unspent 12"
+    assert "Session 1" in ledger

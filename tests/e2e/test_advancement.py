@@ -2,9 +2,10 @@
 
 The GM prices the table, awards a session's CP to three characters (the campaign's active
 ones), Aria improves Parry at once, Bram (a German client) asks for Blocken while approval is
-on and the GM approves it, Cara asks for more than she has and is refused, the GM undoes
-Aria's spend, and a campaign export imported into another campaign keeps the prices, the
-ledger and the sheets. Bounded: some thirty interactions.
+on (the request goes to the campaign's GM channel) and the GM approves it, Cara asks for more
+than she has and is refused, the GM undoes Aria's spend, a ledger of twelve entries pages
+(read in English and German), and a campaign export imported into another campaign keeps the
+prices, the ledger and the sheets. Bounded: some fifty interactions.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from .test_evening import button
 from .test_fight import GM, PLAYER_A, PLAYER_B, WAIT
 from .test_import_stall import OPTION_ATTACHMENT, serve_files
 from .test_wirebot import assert_healthy, field, start_wire, stop_wire
+
+OPTION_CHANNEL = 7
 
 pytestmark = pytest.mark.e2e
 
@@ -111,11 +114,24 @@ async def test_a_session_of_character_points(
     assert "CP earned 30, spent 20, unspent 10" in points
     assert "Over the starting budget of 40 CP by 10 CP" in points
 
-    # ---- with approval on, Bram's (in German) waits for the GM's button ----------------------
+    # ---- with approval on, Bram's (in German) waits for the GM's button in the GM channel ------
     await t.command("cp", {"approval": True}, sub="settings")
+    gm_room = str(DEFAULT_GM_CHANNEL_ID)
+    await t.command(
+        "campaign",
+        [{"name": "gm_channel", "type": OPTION_CHANNEL, "value": gm_room}],
+        sub="settings",
+        resolved={
+            "channels": {
+                gm_room: standin.channel_payload(DEFAULT_GM_CHANNEL_ID, with_permissions=True)
+            }
+        },
+    )
     asked, done, events = await t.improve(BRAM, {"skill": "Blocken"}, "15 CP ausgeben")
     assert "kostet **15 CP**" in asked.content and "genehmigen" in asked.content, asked.content
     assert done.content.startswith("Angefragt: Blocken 2 → 3 für 15 CP"), done.content
+    assert "höchstens 7 Tage" in done.content, done.content
+    assert done.content.endswith(f"Die Chronisten wurden in <#{gm_room}> gefragt."), done.content
     request = await standin.wait_for(
         lambda: next(
             (e for e in standin.message_events[events:] if "Blocken 2 → 3" in (e.content or "")),
@@ -124,6 +140,8 @@ async def test_a_session_of_character_points(
         WAIT,
         "the request for the GMs",
     )
+    assert request.channel_id == DEFAULT_GM_CHANNEL_ID, request
+    assert "(offen bis <t:" in request.content, request.content
     refused = await t.press(
         button(request.body["components"], "Genehmigen"), request.message_id, by=CARA
     )
@@ -143,6 +161,27 @@ async def test_a_session_of_character_points(
     ledger = await t.command("cp", {"character": "Jaime"}, by=ARIA, sub="show")
     assert ledger.embeds[0]["description"].startswith("CP earned 30, spent 0, unspent 30")
 
+    # ---- a long ledger pages: Older / Newer, read in English and German ------------------------
+    for n in range(1, 10):
+        await t.command(
+            "cp", {"amount": 1, "reason": f"Bonus {n}", "characters": "Jaime"}, sub="award"
+        )
+    ledger = await t.command("cp", {"character": "Jaime"}, by=ARIA, sub="show")
+    first = ledger.embeds[0]
+    assert first["description"].startswith("CP earned 39, spent 0, unspent 39"), first
+    assert first["footer"]["text"] == "Page 1 of 2, newest first (12 entries)", first
+    assert "Bonus 9" in first["description"] and "Session 1" not in first["description"]
+    older = await t.press(button(ledger.components, "Older"), ledger.message_id, by=ARIA)
+    assert older.type == CALLBACK_UPDATE_MESSAGE, older.data
+    second = older.embeds[0]
+    assert second["footer"]["text"] == "Page 2 of 2, newest first (12 entries)", second
+    assert second["description"].startswith("CP earned 39, spent 0, unspent 39")
+    assert "Session 1: the warrens" in second["description"], second
+    german = await t.command("cp", {"character": "Jaime", "page": 2}, by=BRAM, sub="show")
+    assert german.embeds[0]["footer"]["text"] == "Seite 2 von 2, neueste zuerst (12 Einträge)"
+    newer = await t.press(button(german.components, "Neuer"), german.message_id, by=BRAM)
+    assert newer.embeds[0]["footer"]["text"].startswith("Seite 1 von 2"), newer.data
+
     # ---- export, and import into another campaign: it all comes along -----------------------
     cb, payload = await t.send("campaign", sub="export")
     assert cb.type == CALLBACK_DEFERRED_CHANNEL_MESSAGE
@@ -154,7 +193,8 @@ async def test_a_session_of_character_points(
         "the export file",
     )
     document = json.loads(export.files[0].data)
-    assert document["version"] == 2 and len(document["ledger"]) == 6  # 3 awards, 2 spends, undo
+    # 3 awards, 2 spends, an undo, 9 bonuses
+    assert document["version"] == 2 and len(document["ledger"]) == 15
     await t.command("campaign", {"name": "Copy"}, sub="create", channel_id=DEFAULT_GM_CHANNEL_ID)
     cdn, base = await serve_files({"campaign.json": export.files[0].data})
     try:

@@ -213,3 +213,121 @@ async def test_a_version_1_file_still_imports(store, table) -> None:
 
     with pytest.raises(ImportRejected, match="ledger: unknown field"):
         await store.import_data(GUILD, campaign.id, PLAYER, with_ledger)
+
+
+async def test_forgetting_a_gm_scrubs_their_id_from_other_players_ledgers(store, table) -> None:
+    """/privacy forget-me: the GM's awards and approvals on Ash stay (Ash's sums must not
+    change), but no longer name the GM; Ash's player's own spend still names them."""
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 30, "Session 1")
+    waiting = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")
+    await store.decide_cp_request(GUILD, waiting.request_id, GM, True)
+    before = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    counts = await store.delete_user_data(GM)
+    assert counts["CP entries made anonymous"] == 1
+    assert counts["CP requests made anonymous"] == 1
+    after = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert after.totals == before.totals
+    assert [(e.kind, e.user_id) for e in after.entries] == [("spend", PLAYER), ("award", 0)]
+    request = await store.get_cp_request(GUILD, waiting.request_id)
+    assert (request.user_id, request.decided_by, request.state) == (PLAYER, None, "approved")
+    assert GM not in {e.user_id for e in await store.campaign_ledger(GUILD, campaign.id)}
+    # The player forgotten: their character's ledger goes with the character.
+    await store.delete_user_data(PLAYER)
+    assert await store.campaign_ledger(GUILD, campaign.id) == []
+
+
+async def test_a_sheets_categories_a_gms_set_a_players_must_agree(store, table) -> None:
+    campaign, _ash = table
+    await store.create_character(
+        GUILD, campaign.id, GM, "Vex", skills={"Runes": 1}, categories={"Runes": Category.KNOWLEDGE}
+    )
+    assert (await store.get_advancement(GUILD, campaign.id)).category("runes") is (
+        Category.KNOWLEDGE
+    )
+    await store.create_character(
+        GUILD, campaign.id, PLAYER, "Ok", skills={"Parry": 1}, categories={"parry": Category.COMBAT}
+    )
+    with pytest.raises(PermissionDenied, match="Only a GM gives a skill its category"):
+        await store.create_character(
+            GUILD,
+            campaign.id,
+            PLAYER,
+            "New",
+            skills={"Hex": 1},
+            categories={"Hex": Category.LANGUAGE},
+        )
+    with pytest.raises(PermissionDenied, match="has the category combat"):
+        await store.replace_stats(
+            GUILD, campaign.id, PLAYER, "Ash", {}, {"Parry": 9}, {"Parry": Category.LANGUAGE}
+        )
+    # Nothing of a refused sheet was written.
+    assert (await store.get_character(GUILD, campaign.id, "Ash")).skills["Parry"] == 3
+    assert not [n for n in await store.campaign_skill_names(GUILD, campaign.id) if n == "Hex"]
+    names = await store.campaign_skill_names(GUILD, campaign.id)
+    assert names == ["Juggling", "Parry", "Runes"]
+
+
+async def test_a_waiting_request_expires_and_frees_its_cp(store, table) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    campaign, ash = table
+    await store.set_advancement(GUILD, campaign.id, GM, approval=True)
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id], 20)
+    past = datetime.now(UTC) - timedelta(days=8)
+    old = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry", now=past)
+    # Its CP are free at once: a new request can hold them.
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, "Ash")
+    assert ledger.totals.waiting == 0
+    fresh = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Parry")
+    with pytest.raises(PermissionDenied):
+        await store.decide_cp_request(GUILD, old.request_id, PLAYER, True)
+    request, done = await store.decide_cp_request(GUILD, old.request_id, GM, True)
+    assert (request.state, done) == ("expired", None)
+    assert request.expires_at < datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    with pytest.raises(Conflict, match="expired already"):
+        await store.decide_cp_request(GUILD, old.request_id, GM, True)
+    request, done = await store.decide_cp_request(GUILD, fresh.request_id, GM, True)
+    assert request.state == "approved" and done.character.skills["Parry"] == 4
+
+
+async def test_species_costs_count_into_the_worth_and_travel_in_exports(
+    store, table, make_campaign
+) -> None:
+    campaign, _ash = table
+    with pytest.raises(PermissionDenied):
+        await store.set_species_costs(GUILD, campaign.id, PLAYER, {"Elf": 20})
+    with pytest.raises(InvalidValue, match="0 to 10000 CP"):
+        await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20_000})
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20, "Human": 0})
+    with pytest.raises(PermissionDenied):
+        await store.set_character_species(GUILD, campaign.id, OTHER_PLAYER, "Ash", "Elf")
+    sheet, advancement = await store.set_character_species(GUILD, campaign.id, PLAYER, "Ash", "elf")
+    worth = advancement.worth(sheet)
+    assert (worth.species.name, worth.species.cost, worth.total) == ("Elf", 20, 30 + 20)
+    # A species the list lacks: named, not priced, adds nothing.
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": None})
+    advancement = await store.get_advancement(GUILD, campaign.id)
+    worth = advancement.worth(sheet)
+    assert (worth.species.cost, worth.total, worth.complete) == (None, 30, False)
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20})
+
+    document = await store.export_campaign(GUILD, campaign.id)
+    assert document["campaign"]["species_costs"] == {"Elf": 20, "Human": 0}
+    assert document["campaign"]["character_species"] == {"Ash": "Elf"}
+    mine = await store.export_character(GUILD, campaign.id, "Ash")
+    assert mine["campaign"]["species_costs"] == {"Elf": 20}
+    assert mine["campaign"]["character_species"] == {"Ash": "Elf"}
+    other = await make_campaign("Elsewhere")
+    [copied] = await store.import_data(GUILD, other.id, GM, document)
+    there = await store.get_advancement(GUILD, other.id)
+    assert there.species == {"Elf": 20, "Human": 0}
+    assert there.worth(copied).species.cost == 20
+    # A player's own sheet keeps its species; only a GM's import prices one.
+    third = await make_campaign("Third")
+    [theirs] = await store.import_data(GUILD, third.id, PLAYER, mine)
+    prices = await store.get_advancement(GUILD, third.id)
+    assert prices.species == {} and prices.worth(theirs).species.name == "Elf"
+    sheet, advancement = await store.set_character_species(GUILD, campaign.id, GM, "Ash", None)
+    assert advancement.worth(sheet).species is None

@@ -107,6 +107,8 @@ async def _fill(store: SqliteStore) -> None:
     bo = await store.create_character(GUILD, campaign.id, GM, "Bo", owner_id=OTHER_PLAYER)
     await store.award_cp(GUILD, campaign.id, GM, [bo.id], 5, "Session 1")
     assert (await store.improve(GUILD, campaign.id, OTHER_PLAYER, bo.id, "Climbing")).waiting
+    await store.set_species_costs(GUILD, campaign.id, GM, {"Elf": 20})
+    await store.set_character_species(GUILD, campaign.id, GM, ash.id, "Elf")
     await store.set_meta("command_hash:global", "abc")
     await store.set_portrait(GUILD, campaign.id, GM, "Ash", "https://example.com/ash.png")
     await store.record_post(

@@ -14,6 +14,7 @@ from storage.errors import SchemaTooNew
 from storage.schema import Migration, latest_version, migrations, prepare_database
 from storage.sqlite import SqliteStore
 from storage.testing import roll_record
+from wire.advancement import Category
 
 GUILD = 10
 
@@ -243,5 +244,45 @@ async def test_upgrade_to_4_settles_old_attacks_and_never_reuses_a_claimed_id(
         assert fresh.id == 4  # above 3, the largest id the log has seen
         character = await store.create_character(GUILD, 1, 500, "New")
         assert character.id == 10  # above 9, a deleted character's id seen in the log
+    finally:
+        await store.close()
+
+
+async def test_upgrade_to_14_gives_waiting_requests_a_week_and_keeps_their_ids(
+    tmp_path: Path,
+) -> None:
+    """Requests filed before expiry existed wait 7 days from their filing; the id of a
+    request gone with its character is never handed out again (it is in its buttons)."""
+    path = tmp_path / "old.db"
+    prepare_database(path, target=13)
+    conn = schema.connect(path)
+    conn.execute("BEGIN")
+    _seed(conn, 13)
+    conn.execute(
+        "INSERT INTO characters (id, campaign_id, name, name_key, owner_id) "
+        "VALUES (2, 1, 'Bo', 'bo', 601)"
+    )
+    for character, created in ((1, "2026-01-01T10:00:00.000Z"), (2, "2026-01-02T10:00:00.000Z")):
+        conn.execute(
+            "INSERT INTO cp_requests (campaign_id, character_id, user_id, stat_kind, stat_name, "
+            "level_before, level_after, cost, created_at) "
+            "VALUES (1, ?, 600, 'skill', 'Parry', 4, 5, 25, ?)",
+            (character, created),
+        )
+    conn.execute("DELETE FROM characters WHERE id = 2")  # its request 2 goes with it
+    conn.execute("COMMIT")
+    conn.close()
+
+    store = await SqliteStore.open(path)
+    try:
+        request = await store.get_cp_request(GUILD, 1)
+        assert (request.state, request.expires_at) == ("waiting", "2026-01-08T10:00:00.000Z")
+        request, done = await store.decide_cp_request(GUILD, 1, 500, True)
+        assert (request.state, done) == ("expired", None)
+        await store.set_advancement(GUILD, 1, 500, approval=True)
+        await store.set_skill_categories(GUILD, 1, 500, {"Parry": Category.COMBAT})
+        await store.award_cp(GUILD, 1, 500, [1], 30)
+        fresh = await store.improve(GUILD, 1, 600, 1, "Parry")
+        assert fresh.request_id == 3  # above 2, the deleted character's request
     finally:
         await store.close()

@@ -129,3 +129,17 @@ def test_attribute_price_is_a_table_setting() -> None:
     assert AttributePrice(4).cost(2, 5) == 12
     with pytest.raises(RulesError, match="between 0 and 1000"):
         AttributePrice(-1)
+
+
+def test_a_species_counts_at_the_tables_cost_and_is_named_when_unpriced() -> None:
+    from wire.advancement_text import summary_line, worth_lines
+
+    priced = adv.sheet_worth(
+        {"Parry": 3}, {}, {"Parry": "combat"}, AttributePrice(0), "elf", {"Elf": 20}
+    )
+    assert (priced.species.cost, priced.total, priced.complete) == (20, 50, True)
+    assert summary_line(priced) == "Sheet: 50 CP: skills 30, attributes 0, species 20 (elf)"
+    unknown = adv.sheet_worth({"Parry": 3}, {}, {"Parry": "combat"}, AttributePrice(0), "Troll", {})
+    assert (unknown.species.cost, unknown.total, unknown.complete) == (None, 30, False)
+    assert "  Species Troll: not priced (not in the table's list)" in worth_lines("Ash", unknown)
+    assert adv.sheet_worth({}, {}, {}).species is None

@@ -180,3 +180,20 @@ def test_the_text_of_a_sheet_reads_back_to_it(attributes, skills):
     back = read_sheet(text, known_attributes=attributes, known_skills=skills)
     assert back == SheetStats(attributes, skills)
     assert list(back.attributes) == list(attributes)  # the order too
+
+
+def test_a_skill_carries_its_category_in_brackets_english_or_german() -> None:
+    from wire.advancement import Category
+
+    stats = read_sheet("Strength 3; Parry 3 (combat), Elvish 2 (Sprache), Lore (elves) 2")
+    assert stats.skills == {"Parry": 3, "Elvish": 2, "Lore (elves)": 2}
+    assert stats.categories == {"Parry": Category.COMBAT, "Elvish": Category.LANGUAGE}
+    text = sheet_text(stats.attributes, stats.skills, {"parry": Category.COMBAT})
+    assert text == "Strength 3; Parry 3 (combat), Elvish 2, Lore (elves) 2"
+    assert read_sheet(text).categories == {"Parry": Category.COMBAT}
+    with pytest.raises(SheetTextError) as raised:
+        read_sheet("Strength 3 (combat); Parry 3 (magic)")
+    assert raised.value.problems == [
+        "Strength (combat): only skills have a category; write the attribute without brackets",
+        "'magic' is not a skill category: use combat, action, knowledge or language.",
+    ]

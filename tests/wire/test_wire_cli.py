@@ -460,6 +460,26 @@ def test_cost_itemises_an_exported_sheet(tmp_path: Path) -> None:
     assert obj["sheets"][0]["total"] == 106 and obj["sheets"][0]["unpriced"] == ["Juggling"]
 
 
+def test_cost_counts_the_species_an_export_names(tmp_path: Path) -> None:
+    sheet = tmp_path / "ash.json"
+    campaign = {
+        "skill_categories": {"Parry": "combat"},
+        "species_costs": {"Elf": 20},
+        "character_species": {"Ash": "Elf"},
+    }
+    character = {"name": "Ash", "attributes": {}, "skills": {"Parry": 3}}
+    document = {"format": "wire-bot", "version": 2, "kind": "character"}
+    sheet.write_text(json.dumps({**document, "campaign": campaign, "character": character}))
+    done = wire("cost", "--sheet", str(sheet))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == [
+        "  Species Elf: 20 CP",
+        "Sheet: 50 CP: skills 30, attributes not priced, species 20 (Elf)",
+    ]
+    obj = wire_json("cost", "--sheet", str(sheet))
+    assert obj["sheets"][0]["species"] == {"name": "Elf", "cost": 20}
+
+
 def test_cost_sheet_that_is_not_an_export(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2")
