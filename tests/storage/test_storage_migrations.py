@@ -248,7 +248,7 @@ async def test_upgrade_to_4_settles_old_attacks_and_never_reuses_a_claimed_id(
         await store.close()
 
 
-async def test_upgrade_to_14_gives_waiting_requests_a_week_and_keeps_their_ids(
+async def test_upgrade_to_15_gives_waiting_requests_a_week_and_keeps_their_ids(
     tmp_path: Path,
 ) -> None:
     """Requests filed before expiry existed wait 7 days from their filing; the id of a
