@@ -4,6 +4,8 @@ where quick play meets fights, /history, /help and German, each held by a test h
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of
+from tests.commands.test_combat import make_jaime
+from tests.commands.test_fights import fight_table
 from tests.commands.test_quickplay import goblins_turn
 
 
@@ -26,3 +28,29 @@ async def test_history_names_the_copy_that_attacked_as_the_roll_did(world):
     assert "**Goblin 2** attack on Jaime" in lines[0], lines
     assert any("**Goblin 1** attack: 23 vs 13" in line for line in lines), lines
     assert not any("**Goblin** attack" in line for line in lines), lines
+
+
+async def test_a_stranger_s_press_on_a_ping_is_refused_in_plain_german(world, client_languages):
+    """Carol (German) presses Bob's Jaime's weapon on the public ping: refused in German that
+    fits any character ("nur wer Jaime spielt", not "nur dessen Spieler" for every name)."""
+    await fight_table(world)
+    alice, carol, channel = world.alice, world.carol, world.channel
+    await alice.slash(channel, "fight next")  # Ser Carol's turn
+    ping = (await carol.slash(channel, "fight next")).response  # Jaime's: Bob is pinged
+    client_languages.set(carol, "de")
+    stranger = await carol.click(ping, label="⚔️ Long sword")
+    assert stranger.response.ephemeral
+    assert stranger.response.content == (
+        "Das sind die Schnellaktionen von Jaime: nur wer Jaime spielt, kann sie nutzen. "
+        "/aktionen zeigt deine eigenen."
+    )
+
+
+async def test_a_contest_without_an_opponent_refuses_sheet_names_in_german(world, client_languages):
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    refused = await world.bob.slash(
+        world.channel, "contest", attr_name="Strength", skill=1, opp_attr_name="Strength"
+    )
+    assert refused.response.ephemeral
+    assert refused.response.content == "Nenne den Gegner, um Namen von seinem Bogen zu nutzen."
