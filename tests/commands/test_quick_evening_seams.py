@@ -3,6 +3,7 @@ where quick play meets fights, /history, /help and German, each held by a test h
 
 from __future__ import annotations
 
+from cogs.utils.save_button import NAME_INPUT
 from tests.commands.conftest import embed_of
 from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table
@@ -54,3 +55,27 @@ async def test_a_contest_without_an_opponent_refuses_sheet_names_in_german(world
     )
     assert refused.response.ephemeral
     assert refused.response.content == "Nenne den Gegner, um Namen von seinem Bogen zu nutzen."
+
+
+async def test_a_gm_s_saved_roll_as_a_copy_rolls_as_that_copy(world):
+    """/r name:heave npc:Goblin 1 in the fight rolls as Goblin 1 (as /attack npc:Goblin 1 does),
+    and the Save form names the sheet the roll is saved to, which all the copies share."""
+    await goblins_turn(world)
+    alice, channel = world.alice, world.channel
+    world.dice.push(10)
+    check = await alice.slash(
+        channel, "check", npc="Goblin 1", attr_name="Strength", skill=2, vs=10
+    )
+    assert embed_of(check)["title"].startswith("Goblin 1")
+    form = await alice.click(check.response, label="Save")
+    assert form.modal["title"] == "Save a roll of Goblin"
+    saved = await alice.submit_modal(form, {NAME_INPUT: "heave"})
+    assert saved.response.content.startswith("Saved for Goblin as **heave**.")
+    world.dice.push(10)
+    again = await alice.slash(channel, "r", name="heave", npc="Goblin 1")
+    assert embed_of(again)["title"].startswith("Goblin 1:"), embed_of(again)["title"]
+    world.dice.push(10)
+    sheet = await alice.slash(channel, "r", name="heave", npc="Goblin")
+    assert embed_of(sheet)["title"].startswith("Goblin:"), embed_of(sheet)["title"]
+    lines = history_lines(await world.bob.slash(channel, "history", count=3))
+    assert [line.split("**")[1] for line in lines] == ["Goblin", "Goblin 1", "Goblin 1"]
