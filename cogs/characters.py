@@ -41,7 +41,7 @@ from cogs.utils.sheet_edit import (
     sheet_view,
 )
 from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text
+from cogs.utils.tracker import pool_text, refresh_for_sheet
 from cogs.utils.tree import storage_message
 from storage.errors import StorageError
 from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
@@ -539,6 +539,7 @@ class Characters(commands.GroupCog, group_name="character"):
             ),
             ephemeral=True,
         )
+        await refresh_for_sheet(self.bot, gid, interaction.channel_id, roller.campaign, character)
 
     @app_commands.command(name="weapon", description="Add or replace a weapon on a sheet")
     @app_commands.guild_only()
@@ -601,6 +602,9 @@ class Characters(commands.GroupCog, group_name="character"):
         await interaction.response.send_message(
             clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
         )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
+        )
 
     @app_commands.command(
         name="health", description="Set a sheet's armour, willpower or health overrides"
@@ -639,6 +643,9 @@ class Characters(commands.GroupCog, group_name="character"):
         )
         await interaction.response.send_message(
             f"{inert(character.name)}: {sheet_health(character)}.", ephemeral=True
+        )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
         )
 
     @app_commands.command(name="remove", description="Remove an attribute, skill or weapon")
@@ -683,6 +690,9 @@ class Characters(commands.GroupCog, group_name="character"):
         warning = gap_warning(character, before)
         await interaction.response.send_message(
             clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
+        )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
         )
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
@@ -1010,6 +1020,9 @@ class Characters(commands.GroupCog, group_name="character"):
             await interaction.followup.send(said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
+        await refresh_for_sheet(
+            self.bot, campaign.guild_id, interaction.channel_id, campaign, after
+        )
 
     async def _sheet(
         self, interaction: discord.Interaction, campaign_id: int, character_id: int

@@ -4,9 +4,10 @@ where quick play meets fights, /history, /help and German, each held by a test h
 from __future__ import annotations
 
 from cogs.utils.save_button import NAME_INPUT
+from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of
 from tests.commands.test_combat import make_jaime
-from tests.commands.test_fights import fight_table
+from tests.commands.test_fights import fight_table, line_of
 from tests.commands.test_quickplay import goblins_turn
 
 
@@ -79,3 +80,24 @@ async def test_a_gm_s_saved_roll_as_a_copy_rolls_as_that_copy(world):
     assert embed_of(sheet)["title"].startswith("Goblin:"), embed_of(sheet)["title"]
     lines = history_lines(await world.bob.slash(channel, "history", count=3))
     assert [line.split("**")[1] for line in lines] == ["Goblin", "Goblin 1", "Goblin 1"]
+
+
+async def test_the_tracker_shows_a_sheet_changed_in_the_middle_of_the_fight(world):
+    """Jaime's Constitution raised with the sheet's Edit form, then with /character set, while
+    the fight runs: the tracker's health line follows each (it read the old maximum until the
+    next turn, while /fight show already had the new one)."""
+    await fight_table(world)
+    bob, channel = world.bob, world.channel
+    assert line_of(world, "Jaime").endswith("· HP 20/20")
+    sheet = await bob.slash(channel, "character show")
+    form = await bob.click(sheet.response, label="Edit")
+    await bob.submit_modal(form, {TEXT_ID: "Strength 3, Constitution 6; Long swords 5"})
+    assert line_of(world, "Jaime").endswith("· HP 26/26"), line_of(world, "Jaime")
+    await bob.slash(channel, "character set", attribute="Constitution", value=2)
+    assert line_of(world, "Jaime").endswith("· HP 22/22"), line_of(world, "Jaime")
+    await bob.slash(channel, "character health", hp=30)
+    assert line_of(world, "Jaime").endswith("· HP 30/30"), line_of(world, "Jaime")
+    await bob.slash(channel, "character health", hp=0)  # back to 20 + Constitution
+    assert line_of(world, "Jaime").endswith("· HP 22/22"), line_of(world, "Jaime")
+    await bob.slash(channel, "character remove", attribute="Constitution")
+    assert line_of(world, "Jaime").endswith("· HP 20/20"), line_of(world, "Jaime")
