@@ -3,12 +3,19 @@ where quick play meets fights, /history, /help and German, each held by a test h
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
 from cogs.utils.save_button import NAME_INPUT
 from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of
 from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table, line_of
 from tests.commands.test_quickplay import goblins_turn
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "wire/locales/de/LC_MESSAGES/wire.po"
 
 
 def history_lines(result) -> list[str]:
@@ -101,3 +108,27 @@ async def test_the_tracker_shows_a_sheet_changed_in_the_middle_of_the_fight(worl
     assert line_of(world, "Jaime").endswith("· HP 22/22"), line_of(world, "Jaime")
     await bob.slash(channel, "character remove", attribute="Constitution")
     assert line_of(world, "Jaime").endswith("· HP 20/20"), line_of(world, "Jaime")
+
+
+CLI_SOURCES = ("wire/cli.py", "wire/cost_cli.py", "wire/sheet_file.py")
+"""The command-line tools' messages: there `/character export` is the bot's name in a note."""
+
+
+def test_german_replies_name_commands_and_options_as_a_german_client_shows_them():
+    """A German client lists /angriff ziel:, not /angriff target: (Discord shows the localised
+    names only), so a German reply that tells the reader what to type uses those."""
+    catalogue = read_po(CATALOGUE.open("rb"))
+    names = {m.id: m.string for m in catalogue if m.context == "name" and m.string}
+    english_only = {word for word, german in names.items() if german != word} - set(names.values())
+    wrong = []
+    for message in catalogue:
+        if not message.id or message.context == "name":
+            continue
+        if message.locations and all(path in CLI_SOURCES for path, _ in message.locations):
+            continue
+        text = message.string if isinstance(message.string, str) else " ".join(message.string)
+        typed = re.findall(r"(?<![\w/.-])([a-z_]+):(?!//)", text) + re.findall(
+            r"/([a-z_]+)\b", text
+        )
+        wrong += [(word, text) for word in typed if word in english_only]
+    assert wrong == []
