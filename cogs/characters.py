@@ -126,6 +126,16 @@ def gap_warning(character: Character, before: Character | None = None) -> str:
     return "\n".join(lines)
 
 
+def active_marks() -> tuple[str, ...]:
+    """The " (active)" on a sheet's title in every language: the sheet an Edit form was opened
+    from was drawn in its poster's language, not necessarily the editor's."""
+    with_each = []
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            with_each.append(" " + tr("(active)"))
+    return tuple(with_each)
+
+
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
     kind = (
         tr("NPC")
@@ -1012,7 +1022,7 @@ class Characters(commands.GroupCog, group_name="character"):
             # The sheet the form was opened from shows the new stats (privately or not, as it
             # was posted); the confirmation is the editor's own.
             title = source.embeds[0].title if source.embeds else None
-            active = bool(title and title.endswith(" (active)"))
+            active = bool(title and title.endswith(active_marks()))
             panel = carries(source, PanelButton(character_id).item.custom_id or "")
             await interaction.response.edit_message(
                 embed=sheet_embed(after, active), view=sheet_view(after, panel=panel)

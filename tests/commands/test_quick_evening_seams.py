@@ -132,3 +132,19 @@ def test_german_replies_name_commands_and_options_as_a_german_client_shows_them(
         )
         wrong += [(word, text) for word in typed if word in english_only]
     assert wrong == []
+
+
+async def test_a_german_sheet_stays_marked_active_through_its_edit_form(world, client_languages):
+    """The Edit form redraws the sheet it was opened from: a German sheet's "(aktiv)" stays (it
+    was read as the English " (active)" only), and so do its Bearbeiten and Aktionen buttons."""
+    client_languages.set(world.bob, "de")
+    await make_jaime(world)
+    sheet = await world.bob.slash(world.channel, "character show")
+    assert embed_of(sheet)["title"] == "Jaime (aktiv)"
+    form = await world.bob.click(sheet.response, label="Bearbeiten")
+    await world.bob.submit_modal(form, {TEXT_ID: "Stärke 4; Long swords 5"})
+    redrawn = embed_of(sheet)  # the sheet message, as the form's answer edited it
+    assert redrawn["title"] == "Jaime (aktiv)", redrawn["title"]
+    assert "Stärke **4**" in redrawn["fields"][0]["value"], redrawn["fields"]
+    labels = [c["label"] for row in sheet.response.components for c in row["components"]]
+    assert labels == ["Bearbeiten", "Aktionen"]
