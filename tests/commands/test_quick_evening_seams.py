@@ -148,3 +148,29 @@ async def test_a_german_sheet_stays_marked_active_through_its_edit_form(world, c
     assert "Stärke **4**" in redrawn["fields"][0]["value"], redrawn["fields"]
     labels = [c["label"] for row in sheet.response.components for c in row["components"]]
     assert labels == ["Bearbeiten", "Aktionen"]
+
+
+async def test_a_turn_ping_past_many_downed_combatants_keeps_to_2000_characters(world):
+    """20 goblin copies, markdown in their names (shown inert, so twice as long): the GM's
+    "Added ..." and the ping that skips them all once they are down stay within Discord's 2,000
+    characters for a message (both went over: Discord refused them, and the GM read "Something
+    went wrong" though the copies were added and the turn had passed)."""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await make_jaime(world)
+    name = "Gob" + "*_" * 29
+    await alice.slash(channel, "fight start", name="Ambush")
+    world.dice.push(15)
+    await bob.slash(channel, "fight join")
+    await alice.slash(channel, "character create", name=name, npc=True)
+    world.dice.push(2)
+    added = (await alice.slash(channel, "fight add", npc=name, count=20)).response.content
+    shown = name.replace("*", "\\*").replace("_", "\\_")
+    assert added == f"Added **{shown} 1** … **{shown} 20** to **Ambush** at initiative 2."
+    for n in range(1, 21):
+        await alice.slash(channel, "health damage", target=f"{name} {n}", amount=60)
+    await alice.slash(channel, "fight next")  # Jaime's turn
+    ping = await alice.slash(channel, "fight next")  # everyone else is down: Jaime again
+    content = ping.response.content
+    assert content.startswith("Round 2 begins: **Jaime**"), content[:80]
+    assert "Skipped, being down: **Gob\\*\\_" in content, content[:200]
+    assert len(content) <= 2000, len(content)
