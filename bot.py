@@ -22,13 +22,14 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
 import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.utils import collector
 from cogs.utils.config import (
     TOKEN_HELP,
     Config,
@@ -48,6 +49,9 @@ from storage import RuleStore, StorageError, open_store
 from wire.i18n import N_, tr
 
 log = logging.getLogger("wire")
+
+FormHandler = Callable[[discord.Interaction, re.Match[str]], Awaitable[None]]
+"""Answers a modal submit, given its custom_id's match (`WireBot.add_form`)."""
 
 EXTENSIONS = (
     "cogs.rolls",
@@ -128,6 +132,8 @@ class WireBot(commands.Bot):
         self.live_components: set[str] = set()
         """custom_ids of the short-lived (non-persistent) buttons now listening."""
         self._component_templates: list[re.Pattern[str]] = []
+        self._forms: dict[re.Pattern[str], FormHandler] = {}
+        """Handlers of modal submits by their custom_id's template (`add_form`)."""
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -211,13 +217,29 @@ class WireBot(commands.Bot):
         gone = {item.pattern for item in items}  # type: ignore[attr-defined]
         self._component_templates = [t for t in self._component_templates if t not in gone]
 
+    def add_form(self, template: re.Pattern[str], handler: FormHandler) -> None:
+        """Answer the modal submits whose custom_id matches `template` with `handler`: a form
+        that names all it needs, answered wherever and whenever it was opened.
+
+        The forms are answered from `on_interaction`, not by a listener each: discord.py runs
+        every listener of an event as a task of its own for every interaction, a /check too.
+        """
+        self._forms[template] = handler
+
+    def remove_form(self, template: re.Pattern[str]) -> None:
+        self._forms.pop(template, None)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a press on a button nothing listens to any more (a restart, a stale message).
+        """Answer a form (`add_form`), or a press on a button nothing listens to any more (a
+        restart, a stale message).
 
         discord.py leaves such presses unanswered, and the user would see "This interaction
         failed"; persistent buttons match a DynamicItem template, short-lived ones are listed in
         `live_components`, and anything else gets a short note.
         """
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self._answer_form(interaction)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
@@ -231,6 +253,14 @@ class WireBot(commands.Bot):
             speak_for(interaction)
             await answer_ephemeral(interaction, tr(STALE_BUTTON))
             log_interaction(interaction, "refused: stale button")
+
+    async def _answer_form(self, interaction: discord.Interaction) -> None:
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        for template, handler in self._forms.items():
+            match = template.fullmatch(custom_id)
+            if match is not None:
+                await handler(interaction, match)
+                return
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         self.tree.finish(interaction, "ok")
@@ -340,9 +370,14 @@ async def run(config: Config, force_sync: bool) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    collector.tune()  # this process's collector (cogs/utils/collector.py says why)
+    freezer: asyncio.Task[None] | None = None
     try:
         async with bot:
-            await bot.start(config.token)
+            await bot.login(config.token)  # `start` is login + connect; setup_hook runs here
+            collector.freeze_heap()  # the modules, cogs and store, before any interaction
+            freezer = asyncio.create_task(collector.freeze_when_ready(bot))
+            await bot.connect()
     except discord.LoginFailure:
         print(f"Discord refused the token in DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
         return 1
@@ -358,6 +393,8 @@ async def run(config: Config, force_sync: bool) -> int:
         print(f"The bot did not start: {exc}", file=sys.stderr)
         return 1
     finally:
+        if freezer is not None:
+            freezer.cancel()
         # discord.py's own exit skips close() once closing has begun; ours must still finish
         # (the database closes last), before asyncio.run cancels what is left.
         await bot.close()

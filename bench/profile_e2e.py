@@ -1,7 +1,7 @@
 """Where an interaction's time goes inside bot.py, under bench_e2e's load, in percentages.
 
     .venv/bin/python -m bench.profile_e2e [--count 4000] [--in-flight 50] [--rate 500]
-        [--tree DIR] [--stub-storage] [--top 15] [--keep FILE]
+        [--tree DIR] [--stub-storage] [--top 15] [--keep FILE] [--cprofile]
 
 bot.py answers `/check attr:3 skill:5 vs:13` from random players of the 100,000-character
 database (bench_e2e's stand-in, database and interactions); after a warm-up, py-spy (a sampling
@@ -22,9 +22,16 @@ was running (any thread: the event loop and aiosqlite's threads) and of the even
 thread's, and the CPU milliseconds per interaction they add up to. py-spy slows the bot a
 little and sees Python frames only (a C call counts for the Python line that made it).
 
---tree DIR profiles another checkout's bot.py (e.g. `git archive 8f26cb9 | tar -x -C DIR`: the
-code before the speed work), with the same stand-in and database; --stub-storage profiles
-bench/stub_bot.py (storage stubbed out).
+--tree DIR profiles another checkout's bot.py (e.g. `git worktree add --detach DIR dd31c45`:
+the code before a change), with the same stand-in and interactions, on the database as that
+checkout's own code builds it (its schema); --stub-storage profiles bench/stub_bot.py (storage
+stubbed out).
+
+--cprofile counts instead of sampling: cProfile in the bot's event-loop thread, on for exactly
+the measured interactions (bench/cprofile_bot.py), prints the functions by their own time and
+by calls per interaction, and the database statements one interaction ran (SQLite's execute
+calls on the loop, hops to aiosqlite's threads). Its times are inflated by the profiling (every
+call pays for it), so compare two trees' figures with each other, not with bench_e2e's.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import argparse
 import asyncio
 import collections
 import os
+import pstats
 import re
 import signal
 import sys
@@ -40,11 +48,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_e2e import STUB_BOT, launch, makers, measure, prepare, stop
+from bench.bench_e2e import STUB_BOT, launch, makers, measure, prepare, stop, tree_database
 from tests.e2e.standin import Fakecord
 from tests.e2e.wire_support import REPO_ROOT, WIRE_BOT, run_bounded
 
 PY_SPY = Path(sys.executable).parent / "py-spy"
+CPROFILE_BOT = REPO_ROOT / "bench" / "cprofile_bot.py"
 BUCKETS = ("storage", "cogs and rules", "discord.py", "aiohttp", "logging", "event loop", "other")
 FRAME = re.compile(r"^(?P<func>.*) \((?P<file>[^():]*)(?::(?P<line>\d+))?\)$")
 
@@ -110,14 +119,34 @@ async def profile(args: argparse.Namespace, work: Path) -> tuple[str, dict]:
     if args.tree is None and not args.stub_storage:
         bot = WIRE_BOT
     db, guilds, players = prepare(work)
+    if args.tree is not None and not args.stub_storage:  # its own schema
+        db = tree_database(tree, work)
     out = work / "profile.txt"
+    env = {"PYTHONPATH": os.pathsep.join(dict.fromkeys((str(tree), str(REPO_ROOT))))}
+    if args.cprofile:
+        env |= {"WIRE_PROFILED_BOT": str(bot), "WIRE_PROFILE_OUT": str(out)}
+        bot = CPROFILE_BOT
     async with Fakecord(guilds=guilds) as standin:
         make = makers(standin, players)["check"]
-        path = os.pathsep.join(dict.fromkeys((str(tree), str(REPO_ROOT))))
-        proc = await launch(standin, bot, db, work / "bot.log", PYTHONPATH=path)
+        proc = await launch(standin, bot, db, work / "bot.log", **env)
         try:
             await standin.wait_ready(60.0)
             await run_bounded(standin, (make() for _ in range(300)), in_flight=args.in_flight)
+            if args.cprofile:
+                proc.send_signal(signal.SIGUSR1)
+                await asyncio.sleep(0.5)
+                started = time.perf_counter()
+                figures = await measure(standin, make, args.count, args.in_flight, warm_up=0)
+                figures["seconds"] = time.perf_counter() - started
+                proc.send_signal(signal.SIGUSR2)
+                for _ in range(100):
+                    await asyncio.sleep(0.2)
+                    if out.exists() and out.stat().st_size:
+                        await asyncio.sleep(0.5)  # written whole
+                        break
+                else:
+                    raise SystemExit("cProfile wrote nothing")
+                return str(out), figures
             spy = await asyncio.create_subprocess_exec(
                 str(PY_SPY), "record", "--pid", str(proc.pid), "--rate", str(args.rate),
                 "--format", "raw", "--full-filenames", "--threads", "--nonblocking",
@@ -137,6 +166,39 @@ async def profile(args: argparse.Namespace, work: Path) -> tuple[str, dict]:
     return out.read_text(), figures
 
 
+STATEMENTS = (
+    ("SQLite statements on the loop", lambda file, func: "sqlite3" in func and "execute" in func),
+    ("hops to aiosqlite's threads", lambda file, func: file.endswith("aiosqlite/core.py")
+     and func == "_execute"),
+)  # fmt: skip
+
+
+def print_cprofile(path: str, count: int, tree: Path, top: int) -> None:
+    """The functions by own time and by calls, per interaction, and the statements run."""
+    stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    rows = []
+    for (file, line, func), (_, calls, own, _cumulative, _) in stats.items():
+        where = os.path.relpath(file, tree) if file.startswith(str(tree)) else file
+        if "site-packages" in where:
+            where = where.split("site-packages" + os.sep)[1]
+        rows.append((own, calls, f"{func} ({where}:{line})", file, func))
+    total = sum(r[0] for r in rows)
+    print(f"\ncProfile: {total * 1e3 / count:.3f} ms of profiled own time per interaction "
+          f"(inflated by the profiler)")  # fmt: skip
+    print(f"\nBy own time (top {top}):{'us/interaction':>40}{'calls/interaction':>20}")
+    for own, calls, name, _, _ in sorted(rows, reverse=True)[:top]:
+        print(f"  {name[:60]:<60}{own * 1e6 / count:>10.1f}{calls / count:>20.2f}")
+    print(f"\nBy calls (top {top}):{'calls/interaction':>60}")
+    for _own, calls, name, _, _ in sorted(rows, key=lambda r: r[1], reverse=True)[:top]:
+        print(f"  {name[:70]:<70}{calls / count:>10.2f}")
+    print("\nDatabase work per interaction:")
+    for label, matches in STATEMENTS:
+        found = [r for r in rows if matches(r[3], r[4])]
+        print(f"  {label:<40}{sum(r[1] for r in found) / count:>8.2f}")
+        for _own, calls, name, _, _ in sorted(found, key=lambda r: r[1], reverse=True):
+            print(f"      {name[:70]:<70}{calls / count:>8.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.profile_e2e", description=__doc__)
     parser.add_argument("--count", type=int, default=4000, help="interactions profiled")
@@ -146,7 +208,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stub-storage", action="store_true", help="bench/stub_bot.py")
     parser.add_argument("--top", type=int, default=15, help="our own lines to list")
     parser.add_argument("--keep", type=Path, help="also write py-spy's raw stacks here")
+    parser.add_argument("--cprofile", action="store_true", help="cProfile instead of py-spy")
     args = parser.parse_args(argv)
+    if args.cprofile:
+        with tempfile.TemporaryDirectory(prefix="wire-profile-e2e-") as tmp:
+            out, figures = asyncio.run(profile(args, Path(tmp)))
+            if args.keep:
+                args.keep.write_bytes(Path(out).read_bytes())
+            tree = args.tree.resolve() if args.tree else REPO_ROOT
+            print(f"\n{tree}/bot.py: {args.count} /check, {args.in_flight} in flight, "
+                  f"{figures['rate']:.0f}/s under cProfile")  # fmt: skip
+            print_cprofile(out, args.count, tree, args.top)
+        return 0
     if not PY_SPY.exists():
         raise SystemExit(f"{PY_SPY} is missing: pip install -r requirements-dev.txt")
     with tempfile.TemporaryDirectory(prefix="wire-profile-e2e-") as tmp:

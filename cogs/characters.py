@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import io
 import json
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -342,9 +343,11 @@ class Characters(commands.GroupCog, group_name="character"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EditButton)
+        self.bot.add_form(FORM_ID, self.on_sheet_form)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(EditButton)
+        self.bot.remove_form(FORM_ID)
 
     async def _target(self, roller: Roller, name: str | None) -> Character:
         """The named character, or the user's active one."""
@@ -954,14 +957,8 @@ class Characters(commands.GroupCog, group_name="character"):
                 )
         await interaction.response.send_modal(sheet_form(character, text))
 
-    @commands.Cog.listener("on_interaction")
-    async def on_sheet_form(self, interaction: discord.Interaction) -> None:
+    async def on_sheet_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         """Answer a sheet's form wherever it was opened: it carries all it needs."""
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        match = FORM_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
-            return
         campaign_id, character_id = int(match["campaign"]), int(match["character"])
         await self.bot.tree.run(
             interaction, lambda: self.apply_form(interaction, campaign_id, character_id)

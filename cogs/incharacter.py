@@ -89,6 +89,7 @@ class InCharacter(commands.Cog):
     async def cog_load(self) -> None:
         for menu in self.menus:
             self.bot.tree.add_command(menu)
+        self.bot.add_form(EDIT_FORM_ID, self.on_edit_form)
         character = self.bot.tree.get_command("character")
         if isinstance(character, app_commands.Group):
             character.add_command(portrait)
@@ -96,6 +97,7 @@ class InCharacter(commands.Cog):
     async def cog_unload(self) -> None:
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
+        self.bot.remove_form(EDIT_FORM_ID)
         character = self.bot.tree.get_command("character")
         if isinstance(character, app_commands.Group):
             character.remove_command(portrait.name)
@@ -296,14 +298,8 @@ class InCharacter(commands.Cog):
         )
         await interaction.response.send_modal(form)
 
-    @commands.Cog.listener("on_interaction")
-    async def on_edit_form(self, interaction: discord.Interaction) -> None:
+    async def on_edit_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         """The edit form's answer, wherever and whenever it was opened: it names its post."""
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        match = EDIT_FORM_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
-            return
         message_id = int(match["message"])
         await self.bot.tree.run(interaction, lambda: self.apply_edit(interaction, message_id))
 

@@ -7,6 +7,7 @@ offered Roll again like the typed one. The panel's buttons live in cogs/utils/qu
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -55,19 +56,15 @@ class QuickPlay(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SaveButton, *ITEMS)
+        self.bot.add_form(FORM_ID, self.on_save_form)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(SaveButton, *ITEMS)
+        self.bot.remove_form(FORM_ID)
 
-    @commands.Cog.listener("on_interaction")
-    async def on_save_form(self, interaction: discord.Interaction) -> None:
+    async def on_save_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         """Answer the Save button's form wherever and whenever it was opened: its id names
         the roll, the typed name is the rest."""
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        match = FORM_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
-            return
         roll_id = int(match["roll"])
         await self.bot.tree.run(
             interaction, lambda: answer_save_form(self.bot, interaction, roll_id)

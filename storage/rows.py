@@ -25,9 +25,13 @@ def utc_text(moment: datetime | None = None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+"""One encoder for every stored JSON text: json.dumps with options builds one per call."""
+
+
 def json_text(value: Any, what: str) -> str:
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _JSON.encode(value)
     except (TypeError, ValueError) as exc:
         raise InvalidValue(
             "The {what} cannot be stored: it is not JSON data ({exc}).", what=what, exc=exc

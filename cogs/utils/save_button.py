@@ -4,8 +4,9 @@ Like Roll again it names only the roll's id (the roll log keeps the command and 
 it survives a restart. A press opens a form asking for the name, filled in with one made from
 the roll (its label, weapon or stats). The form is stateless like the sheet's (cogs/utils/
 sheet_edit.py): its custom id names the roll, so it is stopped before it is sent and the
-QuickPlay cog answers its submit from `on_interaction`, after a restart too; the submit checks
-everything again, as the name is checked when it arrives with /save name:.
+QuickPlay cog answers its submit from `on_interaction` (`WireBot.add_form`), after a restart
+too; the submit checks everything again, as the name is checked when it arrives with /save
+name:.
 """
 
 from __future__ import annotations

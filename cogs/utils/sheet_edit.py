@@ -5,7 +5,7 @@ any sheet ever posted, after restarts too. The form is stateless the same way: i
 the sheet and the submitted text is all the rest, so the bot keeps nothing per open form and a
 form submitted after a restart still applies. discord.py would keep every opened form in memory
 until submitted (forever, for a form closed unsent), so each form is stopped before it is sent
-and the Characters cog answers its submit from `on_interaction` instead.
+and the Characters cog answers its submit from `on_interaction` instead (`WireBot.add_form`).
 """
 
 from __future__ import annotations

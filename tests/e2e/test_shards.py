@@ -70,6 +70,11 @@ async def test_two_shards_in_one_process_on_sqlite(
     await bot.until(
         standin.wait_for(lambda: "Ready as" in plain_log(bot.output()), 10.0, "on_ready"), 15.0
     )
+    # Once every shard is ready, bot.py's process freezes its start-up heap (collector.py).
+    frozen = "Start-up heap frozen: "
+    await bot.until(
+        standin.wait_for(lambda: frozen in plain_log(bot.output()), 10.0, "heap frozen"), 15.0
+    )
 
     assert sorted(p["shard"] for p in standin.identify_payloads) == [[0, 2], [1, 2]]
     assert sorted(h.shard for h in standin.handshakes) == [(0, 2), (1, 2)]

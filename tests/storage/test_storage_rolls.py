@@ -281,23 +281,41 @@ async def test_retention_deletes_the_old_rolls_in_batches_and_keeps_the_rest(
     assert (again.count, again.last_id) == (0, None)
 
 
+async def _plan(store, store_backend: str, store_database: str, sql: str) -> str:
+    if store_backend == "sqlite":
+        conn = sqlite3.connect(store.path)
+        try:
+            return " ".join(str(row) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        finally:
+            conn.close()
+    conn = await asyncpg.connect(store_database)
+    try:
+        await conn.execute("SET enable_seqscan = off")  # an empty table: any plan is cheap
+        return " ".join(r[0] for r in await conn.fetch(f"EXPLAIN {sql}"))
+    finally:
+        await conn.close()
+
+
 async def test_forget_me_finds_a_users_rolls_by_the_index_on_the_user(
     store, store_backend: str, store_database: str
 ) -> None:
     """Without statistics, SQLite would read all of the (campaign, user) index; PostgreSQL the
     whole table. The plan of forget-me's statement names the index on the user on both."""
     sql = "DELETE FROM roll_log WHERE user_id = 42"
-    if store_backend == "sqlite":
-        conn = sqlite3.connect(store.path)
-        try:
-            plan = " ".join(str(row) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
-        finally:
-            conn.close()
-    else:
-        conn = await asyncpg.connect(store_database)
-        try:
-            await conn.execute("SET enable_seqscan = off")  # an empty table: any plan is cheap
-            plan = " ".join(r[0] for r in await conn.fetch(f"EXPLAIN {sql}"))
-        finally:
-            await conn.close()
+    plan = await _plan(store, store_backend, store_database, sql)
     assert "roll_log_by_user" in plan, plan
+
+
+async def test_a_players_history_goes_by_the_same_index_on_the_user(
+    store, store_backend: str, store_database: str
+) -> None:
+    """/history of one player reads that player's newest rows of the campaign by the one index
+    on the user (user, campaign, id), in id order, not the campaign's whole log: the index that
+    also serves forget-me, so a roll's insert updates one index for both."""
+    sql = (
+        "SELECT id FROM roll_log WHERE campaign_id = 7 AND guild_id = 1 AND user_id = 42 "
+        "AND (hidden = 0 OR 1 = 1) ORDER BY id DESC LIMIT 50"
+    )
+    plan = await _plan(store, store_backend, store_database, sql)
+    assert "roll_log_by_user" in plan, plan
+    assert "TEMP B-TREE" not in plan and "Sort" not in plan, plan  # no sort: the index's order
