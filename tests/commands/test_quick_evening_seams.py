@@ -174,3 +174,19 @@ async def test_a_turn_ping_past_many_downed_combatants_keeps_to_2000_characters(
     assert content.startswith("Round 2 begins: **Jaime**"), content[:80]
     assert "Skipped, being down: **Gob\\*\\_" in content, content[:200]
     assert len(content) <= 2000, len(content)
+
+
+async def test_a_copy_s_defence_odds_name_that_copy(world):
+    """/panel npc:Goblin 1's Defence odds name Goblin 1, as the panel does (they named the sheet,
+    "Goblin"), after a restart too; the sheet's own panel still names the sheet."""
+    await goblins_turn(world)
+    alice, channel = world.alice, world.channel
+    panel = await alice.slash(channel, "panel", npc="Goblin 1")
+    assert panel.response.content.startswith("**Goblin 1**: quick actions")
+    await world.restart()
+    odds = (await alice.click(panel.response, label="Defence odds")).response.content
+    assert odds.startswith("**Goblin 1**: the odds of each defence against each attacker"), odds
+    assert "Goblin 1 takes 10 to defend, as this table's NPCs do." in odds, odds
+    sheet = await alice.slash(channel, "panel", npc="Goblin")
+    odds = (await alice.click(sheet.response, label="Defence odds")).response.content
+    assert odds.startswith("**Goblin**: the odds"), odds

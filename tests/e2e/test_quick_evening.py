@@ -331,7 +331,8 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
     gm_panel = await ask("panel", {"npc": "Goblin 1"})
     assert gm_panel.content.startswith("**Goblin 1**: quick actions, for you alone.")
     odds = await table.press(custom_id(gm_panel.data, "Defence odds"), gm_panel.message_id)
-    assert "Goblin takes 10 to defend, as this table's NPCs do." in odds.content
+    assert odds.content.startswith("**Goblin 1**: the odds of each defence")
+    assert "Goblin 1 takes 10 to defend, as this table's NPCs do." in odds.content
     assert "Parry (d20 +3): 20% against **Aria**; 30% against **Jorun**" in odds.content
     refused = await ask("panel", {"npc": "Goblin 1"}, by=BRAM)
     assert refused.ephemeral and refused.content.startswith("Nur ein Chronist von Moorland")
