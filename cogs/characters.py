@@ -49,7 +49,7 @@ from cogs.utils.sheet_edit import (
     sheet_view,
 )
 from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text
+from cogs.utils.tracker import pool_text, refresh_for_sheet
 from cogs.utils.tree import storage_message
 from storage.errors import StorageError
 from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
@@ -132,6 +132,16 @@ def gap_warning(character: Character, before: Character | None = None) -> str:
         if (weapon.name, stat) not in old
     ]
     return "\n".join(lines)
+
+
+def active_marks() -> tuple[str, ...]:
+    """The " (active)" on a sheet's title in every language: the sheet an Edit form was opened
+    from was drawn in its poster's language, not necessarily the editor's."""
+    with_each = []
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            with_each.append(" " + tr("(active)"))
+    return tuple(with_each)
 
 
 def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
@@ -550,6 +560,7 @@ class Characters(commands.GroupCog, group_name="character"):
             ),
             ephemeral=True,
         )
+        await refresh_for_sheet(self.bot, gid, interaction.channel_id, roller.campaign, character)
 
     @app_commands.command(name="weapon", description="Add or replace a weapon on a sheet")
     @app_commands.guild_only()
@@ -612,6 +623,9 @@ class Characters(commands.GroupCog, group_name="character"):
         await interaction.response.send_message(
             clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
         )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
+        )
 
     @app_commands.command(
         name="health", description="Set a sheet's armour, willpower or health overrides"
@@ -650,6 +664,9 @@ class Characters(commands.GroupCog, group_name="character"):
         )
         await interaction.response.send_message(
             f"{inert(character.name)}: {sheet_health(character)}.", ephemeral=True
+        )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
         )
 
     @app_commands.command(name="remove", description="Remove an attribute, skill or weapon")
@@ -694,6 +711,9 @@ class Characters(commands.GroupCog, group_name="character"):
         warning = gap_warning(character, before)
         await interaction.response.send_message(
             clip("\n".join(filter(None, (said, warning))), CONTENT_MAX), ephemeral=True
+        )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, interaction.channel_id, roller.campaign, character
         )
 
     @app_commands.command(name="delete", description="Delete a character for good (asks first)")
@@ -1021,7 +1041,7 @@ class Characters(commands.GroupCog, group_name="character"):
             # The sheet the form was opened from shows the new stats (privately or not, as it
             # was posted); the confirmation is the editor's own.
             title = source.embeds[0].title if source.embeds else None
-            active = bool(title and title.endswith(" (active)"))
+            active = bool(title and title.endswith(active_marks()))
             panel = carries(source, PanelButton(character_id).item.custom_id or "")
             await interaction.response.edit_message(
                 embed=sheet_embed(after, active), view=sheet_view(after, panel=panel)
@@ -1029,6 +1049,9 @@ class Characters(commands.GroupCog, group_name="character"):
             await interaction.followup.send(said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
+        await refresh_for_sheet(
+            self.bot, campaign.guild_id, interaction.channel_id, campaign, after
+        )
 
     async def _sheet(
         self, interaction: discord.Interaction, campaign_id: int, character_id: int

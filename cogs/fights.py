@@ -19,7 +19,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX
+from cogs.utils.discord_limits import CONTENT_MAX, EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, language_name, table_language
@@ -90,7 +90,8 @@ def _turn_line(change: TurnChange) -> tuple[str, discord.AllowedMentions]:
                 names=", ".join(f"**{inert(name)}**" for name in change.skipped),
             )
         )
-    return "\n".join(lines), mentions
+    # Fifty combatants with long names, all skipped at once, would pass Discord's 2,000.
+    return clip("\n".join(lines), CONTENT_MAX), mentions
 
 
 async def announce_turn(
@@ -297,16 +298,19 @@ class Fights(commands.GroupCog, group_name="fight"):
         fight = await self.bot.store.add_combatants(
             roller.guild_id, fight.id, roller.user_id, entries
         )
-        added = ", ".join(f"**{inert(n)}**" for n in names)
-        await interaction.response.send_message(
-            tr(
+
+        def said(added: str) -> str:
+            return tr(
                 "Added {names} to **{fight}** at initiative {total}.",
                 names=added,
                 fight=inert(fight.name),
                 total=rolled.total(),
-            ),
-            ephemeral=True,
-        )
+            )
+
+        text = said(", ".join(f"**{inert(n)}**" for n in names))
+        if len(text) > CONTENT_MAX:  # twenty long names, their markdown shown inert
+            text = clip(said(f"**{inert(names[0])}** … **{inert(names[-1])}**"), CONTENT_MAX)
+        await interaction.response.send_message(text, ephemeral=True)
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")

@@ -86,9 +86,11 @@ COMMANDS = {
     ),
     N_("Quick play"): N_(
         "**Save** under a roll (or `/save name:climb`) keeps it; `/r name:climb mod:2` rolls it "
-        "again from the sheet as it is now; `/save` lists, renames and deletes them. `/panel`: "
-        "your character's buttons, for you alone: a weapon, then the target, rolls the attack. "
-        "On your turn in a fight the ping carries the same buttons and **End turn**."
+        "again from the sheet as it is now; `/save` lists, renames and deletes them. `/panel` "
+        "(or **Panel** under your sheet in `/character show`): your character's buttons, for "
+        "you alone: a weapon, then the target, rolls the attack; **Defence odds** against those "
+        "in the fight. On your turn in a fight the ping carries the same buttons and **End "
+        "turn**."
     ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
@@ -114,16 +116,16 @@ RULES = N_(
 
 
 TOPICS = {
-    "rolls": (N_("Rolls"), "`/check` `/attack` `/defend` `/contest`"),
-    "table": (N_("At the table"), "`/roll` `/odds`"),
-    "crafting": (N_("Crafting"), "`/craft`"),
-    "characters": (N_("Characters"), "`/character`"),
-    "cp": (N_("Character points"), "`/cp` `/character improve`"),
-    "incharacter": (N_("In character"), "`/say` `/me` `/character portrait`"),
-    "campaigns": (N_("Campaigns"), "`/campaign` `/history`"),
-    "fights": (N_("Fights"), "`/fight` `/health`"),
-    "quick": (N_("Quick play"), "`/panel` `/save` `/r`"),
-    "privacy": (N_("GMs and privacy"), "`/privacy`"),
+    "rolls": (N_("Rolls"), ("check", "attack", "defend", "contest")),
+    "table": (N_("At the table"), ("roll", "odds")),
+    "crafting": (N_("Crafting"), ("craft",)),
+    "characters": (N_("Characters"), ("character",)),
+    "cp": (N_("Character points"), ("cp", "character improve")),
+    "incharacter": (N_("In character"), ("say", "me", "character portrait")),
+    "campaigns": (N_("Campaigns"), ("campaign", "history")),
+    "fights": (N_("Fights"), ("fight", "health")),
+    "quick": (N_("Quick play"), ("panel", "save", "r")),
+    "privacy": (N_("GMs and privacy"), ("privacy",)),
 }
 """Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""
 RULES_TOPIC = "rules"
@@ -149,9 +151,16 @@ def help_embed(topic: str | None = None) -> discord.Embed:
     )
     for title, commands_shown in TOPICS.values():
         more = tr("examples: {command}", command=topic_command(title))
-        embed.add_field(name=tr(title), value=f"{commands_shown} · {more}", inline=False)
+        shown = " ".join(command_name(path) for path in commands_shown)
+        embed.add_field(name=tr(title), value=f"{shown} · {more}", inline=False)
     embed.add_field(name=tr(RULES_TITLE), value=tr(RULES), inline=False)
     return embed
+
+
+def command_name(path: str) -> str:
+    """`/character improve` as the reader's client lists it (`/charakter steigern`): a German
+    client offers only the German names, so the overview names those."""
+    return "`/" + " ".join(trc("name", word) for word in path.split()) + "`"
 
 
 def topic_command(title: str) -> str:

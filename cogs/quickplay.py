@@ -18,7 +18,7 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.again import OPTIONS_KEY
 from cogs.utils.errors import UserError
 from cogs.utils.options import Mod, Name
-from cogs.utils.quick_actions import ITEMS, Pressed, roll_saved, send_panel
+from cogs.utils.quick_actions import ITEMS, Pressed, acting_copy, roll_saved, send_panel
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.save_button import FORM_ID, SaveButton, answer_save_form, saved_text
 from cogs.utils.text import inert
@@ -168,8 +168,16 @@ class QuickPlay(commands.Cog):
         saved = await self.bot.store.find_saved_roll(
             roller.guild_id, roller.campaign.id, sheet.id, name
         )
-        pressed = Pressed(roller.campaign, sheet, None)
-        await roll_saved(interaction, pressed, saved, mod)
+        await roll_saved(interaction, await self._as_roller(roller, sheet), saved, mod)
+
+    async def _as_roller(self, roller: Roller, sheet: Character) -> Pressed:
+        """Who rolls: a GM's npc:Goblin 1 is that copy in this channel's fight (named and
+        credited as Goblin 1, as /attack npc:Goblin 1 is), else the sheet."""
+        fight = None
+        if sheet.is_npc and roller.name != sheet.name:
+            fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        copy = acting_copy(fight, sheet, roller.name)
+        return Pressed(roller.campaign, sheet, fight if copy else None, copy)
 
     @app_commands.command(name="panel", description="Your character's quick actions, for you alone")
     @app_commands.guild_only()

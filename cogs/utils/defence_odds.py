@@ -68,14 +68,14 @@ def defence_bonus(character: Character, defence: Defence) -> int:
     return sum(m.value for m in defence_modifiers(character, defence))
 
 
-def defence_odds_text(character: Character) -> str:
+def defence_odds_text(character: Character, name: str = "") -> str:
     """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
-    attacker wins ties, so the defender needs more)."""
+    attacker wins ties, so the defender needs more). `name`: the copy in a fight (Goblin 1)."""
     lines = [
         tr(
             "**{name}**: the odds of each defence against an attack total (a tie goes to the "
             "attacker)",
-            name=inert(character.name),
+            name=inert(name or character.name),
         )
     ]
     for defence in available_defences(character):
@@ -123,13 +123,14 @@ async def fight_attackers(
 
 
 def fight_odds_text(
-    character: Character, fight: Fight, attackers: Attackers, *, takes10: bool
+    character: Character, fight: Fight, attackers: Attackers, *, takes10: bool, name: str = ""
 ) -> str:
+    name = name or character.name
     lines = [
         tr(
             "**{name}**: the odds of each defence against each attacker in **{fight}**, with "
             "the best weapon on its sheet (a tie goes to the attacker)",
-            name=inert(character.name),
+            name=inert(name),
             fight=inert(fight.name),
         )
     ]
@@ -144,9 +145,7 @@ def fight_odds_text(
         for a in attackers.shown
     ]
     if takes10:
-        lines.append(
-            tr("{name} takes 10 to defend, as this table's NPCs do.", name=inert(character.name))
-        )
+        lines.append(tr("{name} takes 10 to defend, as this table's NPCs do.", name=inert(name)))
     for defence in available_defences(character):
         bonus = defence_bonus(character, defence)
         chances = "; ".join(
@@ -169,23 +168,24 @@ def hidden_note(hidden: tuple[str, ...]) -> str:
 
 
 async def defence_odds_reply(
-    bot: WireBot, interaction: discord.Interaction, pressed: Pressed
+    bot: WireBot, interaction: discord.Interaction, pressed: Pressed, name: str = ""
 ) -> str:
     """The Defence odds press's answer: against the fight's attackers when a fight runs in this
-    channel and any can be shown, else against the totals 10, 15 and 20."""
+    channel and any can be shown, else against the totals 10, 15 and 20. `name`: the copy of an
+    NPC whose panel it is (npc:Goblin 1), named in place of its sheet."""
     character = pressed.character
     fight = None
     if interaction.guild_id is not None and interaction.channel_id is not None:
         fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
     if fight is None:
-        return defence_odds_text(character)
+        return defence_odds_text(character, name)
     gm = pressed.campaign.is_gm(actor_of(interaction))
     attackers = await fight_attackers(bot, fight, character, pressed.campaign, gm=gm)
     takes10 = character.is_npc and pressed.campaign.npc_take10
     text = (
-        fight_odds_text(character, fight, attackers, takes10=takes10)
+        fight_odds_text(character, fight, attackers, takes10=takes10, name=name)
         if attackers.shown
-        else defence_odds_text(character)
+        else defence_odds_text(character, name)
     )
     if attackers.hidden:
         text += "\n" + hidden_note(attackers.hidden)

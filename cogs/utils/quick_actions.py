@@ -50,7 +50,7 @@ TARGET_ID = re.compile(
     r":(?P<mod>-?[0-9]{1,3})" + _TAIL + r":(?P<page>[0-9])"
 )
 SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
-DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})")
+DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?")
 PANEL_ID = re.compile(r"wire:qp:(?P<char>[0-9]{1,19})")
 END_ID = re.compile(r"wire:qe" + _TAIL)
 
@@ -211,7 +211,7 @@ def actions_view(
     if end_turn:
         tools.append(EndTurnButton(turn))
     if extras:
-        tools += [SheetButton(character.id), DefencesButton(character.id)]
+        tools += [SheetButton(character.id), DefencesButton(character.id, turn.who)]
     rows_left = ROWS - row - (1 if tools else 0)
     if len(saved) <= rows_left * ROW_WIDTH:
         for start in range(0, len(saved), ROW_WIDTH):
@@ -611,8 +611,26 @@ class DefencesButton(
     def label() -> str:
         return trc("button", "Defence odds")
 
+    def __init__(self, character_id: int, who: int = 0) -> None:
+        super().__init__(character_id)
+        self.who = who  # a copy's panel (npc:Goblin 1): the odds name that copy
+        if who:
+            self.item.custom_id = f"wire:{self.prefix}:{character_id}:c{who}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> DefencesButton:
+        return cls(int(match["char"]), int(match["who"] or 0))
+
     async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
-        text = await defence_odds_reply(_bot(interaction), interaction, pressed)
+        bot = _bot(interaction)
+        name = ""
+        if self.who and interaction.guild_id is not None and interaction.channel_id is not None:
+            fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
+            copy = next((c for c in fight.combatants if c.id == self.who), None) if fight else None
+            name = copy.name if copy is not None else ""
+        text = await defence_odds_reply(bot, interaction, pressed, name)
         await interaction.response.send_message(text, ephemeral=True)
 
 

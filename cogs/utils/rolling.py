@@ -179,6 +179,9 @@ def record_for(
     """The roll for the log; `repeatable` False: it changed the game (damage in a fight, a
     project's quality), so it keeps no options and gets no Roll again."""
     character = character or roller.character
+    # The roller's own sheet is logged under the name it rolled as: a copy in a fight
+    # ("Goblin 1") is named in /history as in the roll's title, not as its sheet.
+    name = roller.name if character is roller.character and character else None
     inputs = {k: v for k, v in inputs.items() if v is not None}
     again = options_of(interaction)
     if again is not None and state is RollState.RESOLVED and repeatable:
@@ -200,7 +203,7 @@ def record_for(
         damage=damage,
         hidden=hidden,
         character_id=character.id if character else None,
-        character_name=character.name if character else None,
+        character_name=name or (character.name if character else None),
         interaction_id=interaction.id,
         state=state,
         pending_id=pending_id,

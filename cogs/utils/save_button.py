@@ -18,6 +18,7 @@ import discord
 
 from cogs.utils.errors import UserError
 from cogs.utils.text import inert
+from storage.errors import NotFound
 from storage.models import RollRecord
 from storage.validation import NAME_MAX
 from wire.i18n import N_, tr, trc
@@ -70,8 +71,20 @@ class SaveButton(discord.ui.DynamicItem[discord.ui.Button], template=SAVE_ID):
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
         record, command = await savable(bot, interaction, self.roll_id)
         await interaction.response.send_modal(
-            save_form(self.roll_id, default_name(command), record.character_name or "")
+            save_form(self.roll_id, default_name(command), await sheet_name(bot, record))
         )
+
+
+async def sheet_name(bot: WireBot, record: RollRecord) -> str:
+    """The name of the sheet the roll is saved to: a roll made as a copy in a fight ("Goblin
+    1", as the log names it) is saved to the sheet all the copies share ("Goblin")."""
+    try:
+        sheet = await bot.store.get_character_by_id(
+            record.guild_id, record.campaign_id, record.character_id or 0
+        )
+    except NotFound:
+        return record.character_name or ""  # the save itself says it is gone
+    return sheet.name
 
 
 async def savable(
@@ -141,7 +154,7 @@ async def answer_save_form(bot: WireBot, interaction: discord.Interaction, roll_
         replace=False,
     )
     await interaction.response.send_message(
-        saved_text(change, record.character_name or ""), ephemeral=True
+        saved_text(change, await sheet_name(bot, record)), ephemeral=True
     )
 
 

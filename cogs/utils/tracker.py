@@ -30,6 +30,7 @@ from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
+    from wire.sheet import Character
 
 log = logging.getLogger("wire.fights")
 
@@ -222,6 +223,19 @@ async def refresh_tracker(bot: WireBot, guild_id: int, fight_id: int, campaign: 
     Never raises: the change it shows is stored already, and the next change tries again.
     """
     await bot.tracker_pace.request(fight_id, lambda: show_latest(bot, guild_id, fight_id, campaign))
+
+
+async def refresh_for_sheet(
+    bot: WireBot, guild_id: int, channel_id: int | None, campaign: Campaign, character: Character
+) -> None:
+    """After a sheet changed (its Edit form, /character set, remove, health): the tracker of the
+    fight running in this channel shows it, if the character is in it. Its health line reads
+    the sheet (Constitution, overrides), so it would show the old maximum until the next turn."""
+    if channel_id is None:
+        return
+    fight = await bot.store.running_fight(guild_id, channel_id)
+    if fight is not None and any(c.character_id == character.id for c in fight.combatants):
+        await refresh_tracker(bot, guild_id, fight.id, campaign)
 
 
 async def show_latest(bot: WireBot, guild_id: int, fight_id: int, campaign: Campaign) -> bool:

@@ -40,7 +40,34 @@ async def test_the_overview_points_to_each_topic_in_the_readers_words(world, cli
     client_languages.set(world.bob, "de")
     overview = embed_of(await world.bob.slash(world.channel, "help"))
     fights = next(f for f in overview["fields"] if f["name"] == "Kämpfe")
-    assert fights["value"] == "`/fight` `/health` · Beispiele: `/hilfe thema:Kämpfe`"
+    # A German client lists only the German names: the overview names those, as its examples do.
+    assert fights["value"] == "`/kampf` `/gesundheit` · Beispiele: `/hilfe thema:Kämpfe`"
+    points = next(f for f in overview["fields"] if f["name"] == "Charakterpunkte")
+    assert points["value"].startswith("`/cp` `/charakter steigern` · ")
     topic = embed_of(await world.bob.slash(world.channel, "help", topic="fights"))
     assert topic["title"] == "Kämpfe"
     assert "`/kampf beginnen name:Hinterhalt`" in topic["description"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "overview", "words"),
+    [
+        ("en-US", "`/panel` `/save` `/r` · examples: `/help topic:Quick play`",
+         ["`/panel`", "`/save name:", "`/r name:", "**Panel** under your sheet",
+          "`/character show`", "**Defence odds**", "**End turn**"]),
+        ("de", "`/aktionen` `/speichern` `/w` · Beispiele: `/hilfe thema:Schnelles Spiel`",
+         ["`/aktionen`", "`/speichern name:", "`/w name:", "**Aktionen** unter deinem Bogen",
+          "`/charakter zeigen`", "**Abwehrchancen**", "**Zug beenden**"]),
+    ],
+)  # fmt: skip
+async def test_help_names_the_panel_save_r_and_the_sheet_s_panel_button(
+    world, client_languages, locale, overview, words
+):
+    """Quick play in /help: the commands by the names the reader's client shows, and the
+    sheet's Panel button (Aktionen in German), the Defence odds and End turn by their labels."""
+    client_languages.set(world.bob, locale)
+    shown = embed_of(await world.bob.slash(world.channel, "help"))
+    quick = [f["value"] for f in shown["fields"] if f["value"].startswith(overview[:9])]
+    assert quick == [overview], [f["value"] for f in shown["fields"]]
+    topic = embed_of(await world.bob.slash(world.channel, "help", topic="quick"))["description"]
+    assert [w for w in words if w not in topic] == [], topic

@@ -139,7 +139,7 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
     assert odds.content.splitlines()[1:4] == [
         "• **Aria**: d20 +10 with Sword",  # Strength 5 now
         "• **Bram**: d20 +6 with Cudgel",
-        "Goblin takes 10 to defend, as this table's NPCs do.",
+        "Goblin 1 takes 10 to defend, as this table's NPCs do.",
     ]
     sheet = await table.press(custom_id(panel.data, "Sheet"), panel.message_id, by=PLAYER_A)
     assert sheet.ephemeral and sheet.data["embeds"][0]["title"].startswith("Aria")

@@ -29,6 +29,7 @@ from .protocol import (
     CALLBACK_PONG,
     CALLBACK_TYPES,
     CALLBACK_UPDATE_MESSAGE,
+    INTERACTION_MESSAGE_COMPONENT,
     INTERACTION_MODAL_SUBMIT,
     INTERACTION_PING,
     MESSAGE_FLAG_EPHEMERAL,
@@ -327,9 +328,13 @@ class RestApi(FaultInjector, MessageStore):
                 )
             if (errors := modal_errors(data)) is not None:
                 return self._invalid(request, errors)
-            self.shown_modals[(_user_of(inter.payload), str(data["custom_id"]))] = json.loads(
-                json.dumps(data)
-            )
+            shown = (_user_of(inter.payload), str(data["custom_id"]))
+            self.shown_modals[shown] = json.loads(json.dumps(data))
+            origin = (inter.payload.get("message") or {}).get("id")
+            if inter.type == INTERACTION_MESSAGE_COMPONENT and origin is not None:
+                self.modal_origins[shown] = int(origin)
+            else:
+                self.modal_origins.pop(shown, None)
 
         message = self._apply_callback(inter, ctype, data or {}, files)
         inter.acked = True

@@ -94,6 +94,10 @@ class FakecordState:
         self.messages: dict[int, dict[str, Any]] = {}
         self.shown_modals: dict[tuple[int, str], dict[str, Any]] = {}
         """(user, custom_id) -> a form the bot showed that user, until they submit it."""
+        self.modal_origins: dict[tuple[int, str], int] = {}
+        """(user, custom_id) -> the message whose component the form answered: Discord sends
+        that message with the submit ("for components or modals triggered by components, the
+        message they were attached to")."""
         self.dm_channels: dict[int, int] = {}
         """Direct-message channel id -> the user it reaches (a bot DMs a GM a hidden roll)."""
         self.handshakes: list[Handshake] = []

@@ -185,12 +185,15 @@ class WebhookApi:
             }
             for n, (k, v) in enumerate(values.items(), 1)
         ]
+        origin = self.modal_origins.pop((user_id, custom_id), None)  # type: ignore[attr-defined]
+        message = self.messages.get(origin) if origin is not None else None  # type: ignore[attr-defined]
         return self._base_interaction(  # type: ignore[attr-defined]
             INTERACTION_MODAL_SUBMIT,
             {"custom_id": custom_id, "components": components},
             guild_id=None,
             channel_id=channel_id,
             user_id=user_id,
+            message=json.loads(json.dumps(message)) if message is not None else None,
             **{**_DEFAULTS, **options},
         )
 
