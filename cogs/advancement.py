@@ -56,6 +56,7 @@ from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
+    from storage.models import Campaign
 
 log = logging.getLogger(__name__)
 DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
@@ -99,12 +100,13 @@ def worth_text(advancement: Advancement, character: Character, totals: Totals) -
     return "\n".join(lines)
 
 
-async def add_worth_field(bot: WireBot, roller: Roller, character: Character, embed: Any) -> None:
-    """Put the sheet's CP field on its embed (the Characters cog's /character show calls it)."""
-    advancement = await bot.store.get_advancement(roller.guild_id, roller.campaign.id)
-    ledger = await bot.store.cp_ledger(
-        roller.guild_id, roller.campaign.id, roller.user_id, character.id
-    )
+async def add_worth_field(
+    bot: WireBot, campaign: Campaign, user_id: int, character: Character, embed: Any
+) -> None:
+    """Put the sheet's CP field on its embed: every drawing of a sheet (/character show, the
+    redraw after its Edit form) carries it, so an edit never makes the worth vanish."""
+    advancement = await bot.store.get_advancement(campaign.guild_id, campaign.id)
+    ledger = await bot.store.cp_ledger(campaign.guild_id, campaign.id, user_id, character.id)
     value = worth_text(advancement, character, ledger.totals)
     embed.add_field(name=tr("Character points"), value=clip(value, EMBED_FIELD_VALUE_MAX))
 

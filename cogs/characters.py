@@ -435,7 +435,7 @@ class Characters(commands.GroupCog, group_name="character"):
                 tr("{name} is an NPC; only the GMs see NPC sheets.", name=inert(character.name))
             )
         embed = sheet_embed(character, active)
-        await add_worth_field(self.bot, roller, character, embed)
+        await add_worth_field(self.bot, roller.campaign, roller.user_id, character, embed)
         # The Panel button where the one asking plays the sheet: their active character, or
         # (GMs only see them) an NPC.
         panel = active or character.is_npc
@@ -1043,8 +1043,12 @@ class Characters(commands.GroupCog, group_name="character"):
             title = source.embeds[0].title if source.embeds else None
             active = bool(title and title.endswith(active_marks()))
             panel = carries(source, PanelButton(character_id).item.custom_id or "")
+            embed = sheet_embed(after, active)
+            # A server manager's edit of an NPC: its CP are for the campaign's GMs alone.
+            with contextlib.suppress(StorageError):
+                await add_worth_field(self.bot, campaign, interaction.user.id, after, embed)
             await interaction.response.edit_message(
-                embed=sheet_embed(after, active), view=sheet_view(after, panel=panel)
+                embed=embed, view=sheet_view(after, panel=panel)
             )
             await interaction.followup.send(said, ephemeral=True)
         else:

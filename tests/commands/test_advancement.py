@@ -304,3 +304,15 @@ async def test_species_costs_count_into_the_sheets_worth(world, client_languages
     assert "Spezies Elf: 20 CP" in embed_of(german)["description"]
     cleared = await world.bob.slash(ch, "character species", species="none")
     assert "nennt jetzt keine Spezies" in cleared.response.content
+
+
+async def test_the_sheet_keeps_its_worth_through_an_edit(world):
+    """The sheet redrawn after its Edit form still says what it is worth, at the new stats."""
+    await setup_table(world)
+    ch = world.channel
+    sheet = await world.bob.slash(ch, "character show")
+    assert field(embed_of(sheet), "Character points").startswith("Sheet: 30 CP: skills 30")
+    form = await world.bob.click(sheet.response, label="Edit")
+    await world.bob.submit_modal(form, {TEXT_ID: "Strength 3; Parry 4"})
+    value = field(sheet.response.embeds[0].to_dict(), "Character points")
+    assert value.splitlines()[0] == "Sheet: 50 CP: skills 50, attributes not priced"
