@@ -716,6 +716,19 @@ class Combat(commands.Cog):
                 embed.add_field(
                     name=tr("Health"), value=health_line(health, numbers=True), inline=False
                 )
+            elif payload.blow is not None and result.damage.amount > 0:
+                # The fight ended (or the defender left it) while the attack waited: the roll
+                # still settles, but its damage has nowhere to go, and the table must not
+                # believe it counted.
+                embed.add_field(
+                    name=tr("Not counted"),
+                    value=tr(
+                        "The fight ended, or {name} left it, before this defence: the damage "
+                        "is on no one's health. A GM can count it with `/health damage`.",
+                        name=inert(payload.target),
+                    ),
+                    inline=False,
+                )
         await self._show_settled(interaction, embed)
         if payload.blow is not None and health is not None:
             await refresh_tracker(self.bot, campaign.guild_id, payload.blow.fight_id, campaign)

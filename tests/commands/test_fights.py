@@ -229,3 +229,23 @@ async def test_a_tracker_edit_that_lands_after_a_newer_one_is_made_again():
     _, third = await edits.read(7, lambda: state("latest"))
     assert edits.landed(7, third)
     assert edits.landed(8, first)  # each fight on its own
+
+
+async def test_a_defence_after_the_fight_ended_says_its_damage_was_not_counted(world):
+    """The fight ended while the attack waited for its defence: the defence still settles the
+    roll, and says that its damage went nowhere and how to count it, instead of a silent
+    '10 damage' that no health shows."""
+    await fight_table(world)
+    await world.alice.slash(world.channel, "fight next")
+    world.dice.push(15)
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
+    await world.alice.slash(world.channel, "fight end")
+    world.dice.push(5)
+    done = await world.carol.click(attack.response, label="Parry")
+    embed = embed_of(done)
+    assert embed["description"].startswith("**Hit: 5 DoS (capped from 6), 10 damage**")
+    note = field(embed, "Not counted")
+    assert note == (
+        "The fight ended, or Ser Carol left it, before this defence: the damage is on no "
+        "one's health. A GM can count it with `/health damage`."
+    )
