@@ -75,7 +75,7 @@ async def test_sheet_shows_worth_and_cost_itemises(world):
     cost = await world.carol.slash(ch, "character cost")
     lines = embed_of(cost)["description"].splitlines()
     assert lines[0] == "Juggling 2: unpriced (no category set)"
-    assert "Attributes (1 points): not priced" in lines[1]
+    assert "Attributes (1 point): not priced" in lines[1]
     assert lines[2] == "Sheet: 0 CP: skills 0, attributes not priced (unpriced: Juggling)"
 
 
