@@ -649,7 +649,11 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         lines = [tr("{amount} CP: {reason}", amount=f"{amount:+d}", reason=inert(reason))] + [
             f"- **{inert(sheet.name)}**: {totals_line(totals)}" for sheet, totals in done
         ]
-        await interaction.response.send_message(clip("\n".join(lines), CONTENT_MAX))
+        # An NPC's CP tell what its sheet is worth: an award naming one is the GMs' to read.
+        secret = any(sheet.is_npc for sheet, _totals in done)
+        await interaction.response.send_message(
+            clip("\n".join(lines), CONTENT_MAX), ephemeral=secret
+        )
 
     @app_commands.command(name="show", description="A character's CP ledger and totals")
     @app_commands.guild_only()
@@ -686,7 +690,8 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         await interaction.response.send_message(
             tr("Undone: {entry}", entry=entry_line(entry, False))
             + "\n"
-            + f"**{inert(sheet.name)}**: {totals_line(totals)}"
+            + f"**{inert(sheet.name)}**: {totals_line(totals)}",
+            ephemeral=sheet.is_npc,  # an NPC's undone step names its skill and level
         )
 
 

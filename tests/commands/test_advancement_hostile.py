@@ -1,0 +1,72 @@
+"""Character points on a public server with a hostile player: an NPC's CP are for the GMs' eyes,
+user text shows inert, another's character is out of reach, whatever is pressed or typed."""
+
+from __future__ import annotations
+
+from tests.commands.conftest import embed_of
+from tests.commands.test_advancement import setup_table
+
+
+async def npc_table(world) -> None:
+    """setup_table, and Alice's secret NPC Spy (Parry 2) with 30 CP of its own."""
+    await setup_table(world)
+    await world.alice.slash(
+        world.channel, "character create", name="Spy", sheet="Strength 1; Parry 2", npc=True
+    )
+
+
+async def test_an_award_naming_an_npc_is_shown_to_the_gm_alone(world):
+    await npc_table(world)
+    ch = world.channel
+    award = await world.alice.slash(ch, "cp award", amount=30, reason="S1", characters="Ash, Spy")
+    assert award.response.ephemeral, award.response.content
+    assert "**Spy**: CP earned 30" in award.response.content
+    public = await world.alice.slash(ch, "cp award", amount=5, reason="S2", characters="Ash")
+    assert not public.response.ephemeral  # the table sees its own awards
+
+
+async def test_an_npcs_undo_is_shown_to_the_gm_alone(world):
+    await npc_table(world)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=30, reason="S1", characters="Spy")
+    asked = await world.alice.slash(ch, "character improve", skill="Parry", character="Spy")
+    assert asked.response.ephemeral
+    await world.alice.click(asked.response, label="Spend 15 CP")
+    undone = await world.alice.slash(ch, "cp undo", character="Spy")
+    assert undone.response.ephemeral, undone.response.content
+    assert "Parry 2 → 3" in undone.response.content, undone.response.content
+    mine = await world.alice.slash(ch, "cp undo", character="Spy")  # the award, next
+    assert mine.response.ephemeral
+
+
+async def test_a_player_reaches_no_npcs_cp_and_no_other_players_sheet(world):
+    await npc_table(world)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=30, reason="S1", characters="Ash, Spy, Bo")
+    shown = await world.bob.slash(ch, "cp show", character="Spy")
+    assert shown.response.ephemeral and not shown.response.embeds, shown.response.content
+    assert "Only a GM" in shown.response.content
+    cost = await world.bob.slash(ch, "character cost", character="Spy")
+    assert cost.response.ephemeral and not cost.response.embeds
+    improve = await world.bob.slash(ch, "character improve", skill="Parry", character="Spy")
+    assert improve.response.ephemeral and "Parry 2" not in improve.response.content
+    species = await world.bob.slash(ch, "character species", species="Elf", character="Bo")
+    assert species.response.ephemeral and "Elf" not in species.response.content
+    other = await world.bob.slash(ch, "character improve", skill="Juggling", character="Bo")
+    assert "your own characters" in other.response.content
+    undo = await world.bob.slash(ch, "cp undo", character="Ash")
+    assert "Only a GM" in undo.response.content
+
+
+async def test_user_text_shows_inert_and_mentions_nothing(world):
+    await setup_table(world)
+    ch = world.channel
+    reason = "@everyone **Session** <@1> `x`"
+    award = await world.alice.slash(ch, "cp award", amount=5, reason=reason, characters="Ash")
+    content = award.response.content
+    assert "@everyone" not in content and "\\*\\*Session\\*\\*" in content, content
+    await world.alice.slash(ch, "cp species", costs="**Elf**: 20")
+    elf = await world.bob.slash(ch, "character species", species="**Elf**")
+    assert "\\*\\*Elf\\*\\* (20 CP)" in elf.response.content, elf.response.content
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert "@everyone" not in ledger and "\\*\\*Session\\*\\*" in ledger, ledger
