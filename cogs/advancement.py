@@ -661,7 +661,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         character="The character (default: your active one)",
         page="Which page, 1 the newest (Older / Newer buttons turn them)",
     )
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def show(
         self,
         interaction: discord.Interaction,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.commands.conftest import embed_of
 from tests.commands.test_advancement import setup_table
+from tests.commands.test_npc_privacy import values
 
 
 async def npc_table(world) -> None:
@@ -70,3 +71,15 @@ async def test_user_text_shows_inert_and_mentions_nothing(world):
     assert "\\*\\*Elf\\*\\* (20 CP)" in elf.response.content, elf.response.content
     ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
     assert "@everyone" not in ledger and "\\*\\*Session\\*\\*" in ledger, ledger
+
+
+async def test_a_prepared_npcs_name_is_offered_to_gms_alone(world):
+    """Issue 20's rule for targets holds where a ledger or a sheet is opened: a player is
+    offered player characters only, so the list gives no prepared NPC away."""
+    await npc_table(world)
+    ch = world.channel
+    for command in ("cp show", "character cost", "character show"):
+        option = "name" if command == "character show" else "character"
+        offered = values(await world.bob.autocomplete(ch, command, option, ""))
+        assert "Spy" not in offered and "Ash" in offered and "Bo" in offered, (command, offered)
+        assert "Spy" in values(await world.alice.autocomplete(ch, command, option, ""))
