@@ -304,3 +304,20 @@ async def test_species_costs_count_into_the_sheets_worth(world, client_languages
     assert "Spezies Elf: 20 CP" in embed_of(german)["description"]
     cleared = await world.bob.slash(ch, "character species", species="none")
     assert "nennt jetzt keine Spezies" in cleared.response.content
+
+
+async def test_help_names_every_cp_command_in_the_readers_words(world, client_languages):
+    """The Character points topic names each command it covers, short, in both languages."""
+    expected = {
+        "en-US": ["/cp categories", "/cp settings", "/cp species", "/cp award", "/cp undo",
+                  "/cp show", "/character improve", "/character species", "/character cost",
+                  "Parry 3 (combat)", "7 days"],
+        "de": ["/cp kategorien", "/cp einstellungen", "/cp spezies", "/cp vergeben",
+               "/cp rückgängig", "/cp zeigen", "/charakter steigern", "/charakter spezies",
+               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen"],
+    }  # fmt: skip
+    for locale, names in expected.items():
+        client_languages.set(world.bob, locale)
+        text = embed_of(await world.bob.slash(world.channel, "help", topic="cp"))["description"]
+        assert [n for n in names if n not in text] == [], (locale, text)
+        assert len(text) <= 2000
