@@ -343,15 +343,17 @@ async def category_list_choices(
             if c.label.casefold().startswith(wanted)
         ]
     else:
+        actor = ac.actor_of(interaction)
         try:
             advancement = await store.get_advancement(interaction.guild_id, campaign.id)
+            shown = await store.categories_shown(interaction.guild_id, campaign.id, actor)
             skills = await store.campaign_skill_names(
-                interaction.guild_id, campaign.id, npcs=campaign.is_gm(ac.actor_of(interaction))
+                interaction.guild_id, campaign.id, npcs=campaign.is_gm(actor)
             )
         except StorageError:
             return []
         wanted = name.casefold()
-        known = {n.casefold(): n for n in [*advancement.categories, *skills]}
+        known = {n.casefold(): n for n in [*shown, *skills]}
         matching = [n for key, n in sorted(known.items()) if wanted in key]
         unset = [n for n in matching if advancement.category(n) is None]
         for skill in unset:
@@ -371,9 +373,15 @@ async def improvable_skills(
     "unpriced"), then the campaign's categorised skills the sheet lacks, to learn at 1."""
     found = await _prices(interaction)
     sheet = await ac.character_option(interaction, "character")
-    if found is None or sheet is None:
+    if found is None or sheet is None or interaction.guild_id is None:
         return []
-    _campaign, advancement = found
+    campaign, advancement = found
+    try:
+        shown = await ac.store_of(interaction).categories_shown(
+            interaction.guild_id, campaign.id, ac.actor_of(interaction)
+        )
+    except StorageError:
+        return []
 
     def kind(skill: str) -> str:
         category = advancement.category(skill)
@@ -383,7 +391,7 @@ async def improvable_skills(
     on_sheet = {n.casefold() for n in sheet.skills}
     listed += [
         (tr("{skill} (new, {category})", skill=n, category=c.label), n)
-        for n, c in advancement.categories.items()
+        for n, c in shown.items()
         if n.casefold() not in on_sheet
     ]
     return ac.choices(listed, current)
@@ -488,16 +496,17 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
     )
     @app_commands.autocomplete(skills=category_list_choices)
     async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
-        roller, advancement = await self._list_setting(
+        roller, _advancement = await self._list_setting(
             interaction,
             skills,
             lambda roller: self.bot.store.set_skill_categories(
                 roller.guild_id, roller.campaign.id, roller.user_id, _categories(skills)
             ),
         )
-        listed = ", ".join(
-            f"{inert(name)}: {category.label}" for name, category in advancement.categories.items()
+        shown = await self.bot.store.categories_shown(
+            roller.guild_id, roller.campaign.id, roller.user_id
         )
+        listed = ", ".join(f"{inert(name)}: {category.label}" for name, category in shown.items())
         await interaction.response.send_message(
             clip(
                 tr(

@@ -249,6 +249,22 @@ class RuleAdvancement:
             )
             return [row[0] for row in rows]
 
+    async def categories_shown(
+        self, guild_id: int, campaign_id: int, actor_id: int
+    ) -> dict[str, Category]:
+        """The campaign's skill categories as `actor_id` may read them: all for a GM; for a
+        player without the skills only NPC sheets have (a GM's NPC sheet text gives the
+        campaign its categories, and the names would tell what the NPCs can do). A skill no
+        sheet has yet stays in: the table's list of what may be learned."""
+        async with self._read() as tx:
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            categories = (await self._advancement(tx, campaign_id)).categories
+            if campaign.is_gm(actor_id):
+                return dict(categories)
+            rows = await tx.fetch("cp_npc_only_skills", {"campaign_id": campaign_id})
+            hidden = {row[0] for row in rows}
+            return {n: c for n, c in categories.items() if n.casefold() not in hidden}
+
     async def set_advancement(
         self,
         guild_id: int,

@@ -83,3 +83,25 @@ async def test_a_prepared_npcs_name_is_offered_to_gms_alone(world):
         offered = values(await world.bob.autocomplete(ch, command, option, ""))
         assert "Spy" not in offered and "Ash" in offered and "Bo" in offered, (command, offered)
         assert "Spy" in values(await world.alice.autocomplete(ch, command, option, ""))
+
+
+async def test_a_skill_only_npcs_have_stays_out_of_the_players_category_lists(world):
+    """A GM's NPC sheet text gives the campaign its categories (`Necromancy 5 (knowledge)`):
+    the price is the campaign's, but a skill no player character has tells what the GM's NPCs
+    can do, so a player's lists leave it out; a skill no sheet has yet stays in (to learn)."""
+    await setup_table(world)
+    ch = world.channel
+    await world.alice.slash(
+        ch, "character create", name="Lich", sheet="Strength 1; Necromancy 5 (knowledge)", npc=True
+    )
+    await world.alice.slash(ch, "cp categories", skills="Riding: action")
+    theirs = (await world.bob.slash(ch, "cp categories")).response.content
+    assert "Necromancy" not in theirs and "Riding: action" in theirs, theirs
+    assert "Parry: combat" in theirs
+    gms = (await world.alice.slash(ch, "cp categories")).response.content
+    assert "Necromancy: knowledge" in gms, gms
+    offered = values(await world.bob.autocomplete(ch, "character improve", "skill", ""))
+    assert "Necromancy" not in offered and "Riding" in offered, offered
+    listed = values(await world.bob.autocomplete(ch, "cp categories", "skills", "Nec"))
+    assert listed == [], listed
+    assert values(await world.alice.autocomplete(ch, "cp categories", "skills", "Nec")) != []
