@@ -352,6 +352,12 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
         "character", {"name": "Cara", "sheet": "Strength 1; Juggling 2"}, by=CARA, sub="create"
     )
 
+    # Stealth is on the NPC Warden alone: the players' list leaves it out
+    listed = await t.command("cp", sub="categories", by=BRAM)
+    assert listed.content == (
+        "Skill-Kategorien von Default: Blocken: Kampf, Elfisch: Sprache, Parry: Kampf"
+    ), listed.content
+
     # ---- species: priced by the GM, named by the players, counted in the worth --------------
     priced = await t.command("cp", {"costs": "Human: 0, Elf: 20, Dwarf: 10"}, sub="species")
     assert "Elf: 20 CP" in priced.content, priced.content
