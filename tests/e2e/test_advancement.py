@@ -378,6 +378,16 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
         "Attributes (3 points): not priced",
         "Species Elf: 20 CP",
     ], cost.embeds
+    listed = await t.command("cp", sub="species", by=BRAM)
+    assert listed.content.startswith("Spezieskosten von Default: Dwarf: 10 CP, Elf: 20 CP"), (
+        listed.content
+    )
+    sheet = await t.command("character", by=BRAM, sub="show")
+    points = field(sheet.embeds[0], "Charakterpunkte")
+    assert points.splitlines() == [
+        "Bogen: 17 CP: Skills 17, Attribute ohne Preis, Spezies Troll ohne Preis",
+        "CP erhalten 0, ausgegeben 0, übrig 0",
+    ], points
     cost = await t.command("character", by=BRAM, sub="cost")
     assert cost.embeds[0]["description"].splitlines()[:5] == [
         "Blocken 2 (Kampf): 15 CP",
