@@ -22,6 +22,7 @@ from storage.models_advancement import (
     MAX_EARNED,
     MAX_SKILL_CATEGORIES,
     MAX_SPECIES,
+    MAX_WAITING,
     REASON_MAX,
     REQUEST_DAYS,
     SPECIES_COST_MAX,
@@ -670,9 +671,36 @@ class RuleAdvancement:
                     count=count,
                     kind=kind,
                 )
+        if advancement.approval and not access.actor_is_gm:
+            await self._require_room_to_wait(tx, campaign_id, sheet, kind, name)
         totals = await self._totals(tx, campaign_id, sheet.id)
         quote = Quote(sheet, kind, name, start, after, cost, category, totals, advancement.approval)
         return quote, access.actor_is_gm
+
+    async def _require_room_to_wait(
+        self, tx: Transaction, campaign_id: int, sheet: Character, kind: str, stat: str
+    ) -> None:
+        """Each request posts a message for the GMs: one waits per stat, and at most
+        MAX_WAITING per character, so a player's CP cannot flood the GM channel."""
+        rows = await tx.fetch(
+            "cp_waiting_stats",
+            {"campaign_id": campaign_id, "character_id": sheet.id, "now": utc_text()},
+        )
+        if any(k == kind and n.casefold() == stat.casefold() for k, n in rows):
+            raise Conflict(
+                "{name}'s {stat} already waits for a GM's decision: ask again once a GM has "
+                "decided it (or after {days} days, when it closes).",
+                name=sheet.name,
+                stat=stat,
+                days=REQUEST_DAYS,
+            )
+        if len(rows) >= MAX_WAITING:
+            raise Conflict(
+                "{name} has {limit} improvements waiting for a GM, the most at once: ask again "
+                "once a GM has decided one.",
+                name=sheet.name,
+                limit=MAX_WAITING,
+            )
 
     async def quote_improvement(
         self, guild_id: int, campaign_id: int, actor_id: int, *ask: Any, **options: Any

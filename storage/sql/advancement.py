@@ -56,6 +56,9 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_waiting_total": "SELECT coalesce(sum(cost), 0) FROM cp_requests "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
     "AND expires_at > :now",
+    "cp_waiting_stats": "SELECT stat_kind, stat_name FROM cp_requests "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
+    "AND expires_at > :now",
     "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id "
     "ORDER BY id DESC LIMIT :limit",

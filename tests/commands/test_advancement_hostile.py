@@ -105,3 +105,44 @@ async def test_a_skill_only_npcs_have_stays_out_of_the_players_category_lists(wo
     listed = values(await world.bob.autocomplete(ch, "cp categories", "skills", "Nec"))
     assert listed == [], listed
     assert values(await world.alice.autocomplete(ch, "cp categories", "skills", "Nec")) != []
+
+
+async def test_a_player_cannot_flood_the_gms_with_requests(world, client_languages):
+    """With approval on each request posts a message for the GMs: one waits per skill, and a
+    character has at most MAX_WAITING at once (a hundred CP were fifty Elvish 0 → 1 posts)."""
+    from storage.models_advancement import MAX_WAITING
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp categories", skills="A: language, B: language, C: language")
+    await world.alice.slash(ch, "cp categories", skills="D: language, E: language, F: language")
+    await world.alice.slash(ch, "cp award", amount=100, reason="S1", characters="Ash")
+    first = await world.bob.slash(ch, "character improve", skill="Elvish")
+    await world.bob.click(first.response, label="Spend 2 CP")
+
+    def posts() -> list:
+        return [m for m in ch.history() if (m.content or "").startswith("GMs:")]
+
+    assert len(posts()) == 1
+    again = await world.bob.slash(ch, "character improve", skill="Elvish")
+    assert again.response.ephemeral and "already waits" in again.response.content, (
+        again.response.content
+    )
+    assert not again.response.components
+    for skill in "ABCDEF"[: MAX_WAITING - 1]:
+        asked = await world.bob.slash(ch, "character improve", skill=skill)
+        await world.bob.click(asked.response, label="Spend 2 CP")
+    assert len(posts()) == MAX_WAITING
+    full = await world.bob.slash(ch, "character improve", skill="F")
+    assert full.response.ephemeral and f"{MAX_WAITING} improvements" in full.response.content
+    client_languages.set(world.bob, "de")
+    voll = await world.bob.slash(ch, "character improve", skill="A")
+    assert voll.response.content.startswith(
+        "A von Ash wartet schon auf die Entscheidung eines Chronisten"
+    ), voll.response.content
+    client_languages.set(world.bob, "en-US")
+    # A GM's decision frees the place.
+    request = next(m for m in posts() if "Elvish 0 → 1" in m.content)
+    await world.alice.click(request, label="Refuse")
+    asked = await world.bob.slash(ch, "character improve", skill="Elvish")
+    assert "costs **2 CP**" in asked.response.content, asked.response.content
