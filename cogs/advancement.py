@@ -37,6 +37,7 @@ from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models_advancement import (
+    FORGOTTEN_USER,
     MAX_AWARD,
     REASON_SHOWN,
     REQUEST_DAYS,
@@ -213,6 +214,11 @@ def entry_line(entry: LedgerEntry, undone: bool) -> str:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
         line += f" · {inert(clip(entry.reason, REASON_SHOWN))}"
+    # Who made it: a mention (the bot mentions no one), or the placeholder of a forgotten user.
+    if entry.user_id == FORGOTTEN_USER:
+        line += " · " + tr("by a forgotten user")
+    else:
+        line += " · " + tr("by {user}", user=f"<@{entry.user_id}>")
     if undone:
         line += " " + tr("(undone)")
     return line

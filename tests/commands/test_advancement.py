@@ -61,6 +61,9 @@ async def test_award_improve_confirm_and_ledger(world):
     text = embed_of(ledger)["description"]
     assert text.splitlines()[0] == "CP earned 50, spent 45, unspent 5"
     assert "spent **-45 CP** Parry 3 → 5" in text and "Session 3: the warrens" in text
+    # who made each entry: the GM's award, the player's spend
+    assert f"Session 3: the warrens · by <@{world.alice.id}>" in text, text
+    assert f"Parry 3 → 5 · by <@{world.bob.id}>" in text, text
 
 
 async def test_sheet_shows_worth_and_cost_itemises(world):

@@ -439,6 +439,7 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
     assert mine.embeds[0]["description"].startswith("CP earned 30, spent 0, unspent 30")
     theirs = await t.command("cp", {"character": "Jaime"}, by=BRAM, sub="show")
     assert str(GM) not in reply_text(theirs), reply_text(theirs)
+    assert "Session 2 · von einem vergessenen Nutzer" in theirs.embeds[0]["description"]
     npc = await t.command("cp", {"character": "Warden"}, by=CARA, sub="show")
     assert npc.ephemeral and "Warden" not in (npc.embeds or [{}])[0].get("title", ""), npc.data
 
