@@ -37,6 +37,7 @@ from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models_advancement import (
+    FORGOTTEN_USER,
     MAX_AWARD,
     REASON_SHOWN,
     REQUEST_DAYS,
@@ -215,6 +216,11 @@ def entry_line(entry: LedgerEntry, undone: bool) -> str:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
         line += f" · {inert(clip(entry.reason, REASON_SHOWN))}"
+    # Who made it: a mention (the bot mentions no one), or the placeholder of a forgotten user.
+    if entry.user_id == FORGOTTEN_USER:
+        line += " · " + tr("by a forgotten user")
+    else:
+        line += " · " + tr("by {user}", user=f"<@{entry.user_id}>")
     if undone:
         line += " " + tr("(undone)")
     return line
@@ -345,15 +351,17 @@ async def category_list_choices(
             if c.label.casefold().startswith(wanted)
         ]
     else:
+        actor = ac.actor_of(interaction)
         try:
             advancement = await store.get_advancement(interaction.guild_id, campaign.id)
+            shown = await store.categories_shown(interaction.guild_id, campaign.id, actor)
             skills = await store.campaign_skill_names(
-                interaction.guild_id, campaign.id, npcs=campaign.is_gm(ac.actor_of(interaction))
+                interaction.guild_id, campaign.id, npcs=campaign.is_gm(actor)
             )
         except StorageError:
             return []
         wanted = name.casefold()
-        known = {n.casefold(): n for n in [*advancement.categories, *skills]}
+        known = {n.casefold(): n for n in [*shown, *skills]}
         matching = [n for key, n in sorted(known.items()) if wanted in key]
         unset = [n for n in matching if advancement.category(n) is None]
         for skill in unset:
@@ -373,9 +381,15 @@ async def improvable_skills(
     "unpriced"), then the campaign's categorised skills the sheet lacks, to learn at 1."""
     found = await _prices(interaction)
     sheet = await ac.character_option(interaction, "character")
-    if found is None or sheet is None:
+    if found is None or sheet is None or interaction.guild_id is None:
         return []
-    _campaign, advancement = found
+    campaign, advancement = found
+    try:
+        shown = await ac.store_of(interaction).categories_shown(
+            interaction.guild_id, campaign.id, ac.actor_of(interaction)
+        )
+    except StorageError:
+        return []
 
     def kind(skill: str) -> str:
         category = advancement.category(skill)
@@ -385,7 +399,7 @@ async def improvable_skills(
     on_sheet = {n.casefold() for n in sheet.skills}
     listed += [
         (tr("{skill} (new, {category})", skill=n, category=c.label), n)
-        for n, c in advancement.categories.items()
+        for n, c in shown.items()
         if n.casefold() not in on_sheet
     ]
     return ac.choices(listed, current)
@@ -490,16 +504,17 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
     )
     @app_commands.autocomplete(skills=category_list_choices)
     async def categories(self, interaction: discord.Interaction, skills: NameList = "") -> None:
-        roller, advancement = await self._list_setting(
+        roller, _advancement = await self._list_setting(
             interaction,
             skills,
             lambda roller: self.bot.store.set_skill_categories(
                 roller.guild_id, roller.campaign.id, roller.user_id, _categories(skills)
             ),
         )
-        listed = ", ".join(
-            f"{inert(name)}: {category.label}" for name, category in advancement.categories.items()
+        shown = await self.bot.store.categories_shown(
+            roller.guild_id, roller.campaign.id, roller.user_id
         )
+        listed = ", ".join(f"{inert(name)}: {category.label}" for name, category in shown.items())
         await interaction.response.send_message(
             clip(
                 tr(
@@ -651,7 +666,11 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         lines = [tr("{amount} CP: {reason}", amount=f"{amount:+d}", reason=inert(reason))] + [
             f"- **{inert(sheet.name)}**: {totals_line(totals)}" for sheet, totals in done
         ]
-        await interaction.response.send_message(clip("\n".join(lines), CONTENT_MAX))
+        # An NPC's CP tell what its sheet is worth: an award naming one is the GMs' to read.
+        secret = any(sheet.is_npc for sheet, _totals in done)
+        await interaction.response.send_message(
+            clip("\n".join(lines), CONTENT_MAX), ephemeral=secret
+        )
 
     @app_commands.command(name="show", description="A character's CP ledger and totals")
     @app_commands.guild_only()
@@ -659,7 +678,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         character="The character (default: your active one)",
         page="Which page, 1 the newest (Older / Newer buttons turn them)",
     )
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def show(
         self,
         interaction: discord.Interaction,
@@ -688,7 +707,8 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         await interaction.response.send_message(
             tr("Undone: {entry}", entry=entry_line(entry, False))
             + "\n"
-            + f"**{inert(sheet.name)}**: {totals_line(totals)}"
+            + f"**{inert(sheet.name)}**: {totals_line(totals)}",
+            ephemeral=sheet.is_npc,  # an NPC's undone step names its skill and level
         )
 
 

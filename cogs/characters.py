@@ -425,7 +425,7 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.command(name="show", description="Show a character sheet (default: yours)")
     @app_commands.guild_only()
     @app_commands.describe(name="The character (default: your active one)")
-    @app_commands.autocomplete(name=ac.any_character)
+    @app_commands.autocomplete(name=ac.readable_character)
     async def show(self, interaction: discord.Interaction, name: Name | None = None) -> None:
         roller = await load_roller(self.bot, interaction)
         character = await self._target(roller, name)
@@ -805,7 +805,7 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
     @app_commands.guild_only()
     @app_commands.describe(character="The character (default: your active one)")
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
         await cost_command(self.bot, interaction, character)
 

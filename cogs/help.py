@@ -57,9 +57,10 @@ COMMANDS = {
         "tables · `/cp settings starting_budget:100 attribute_price:10 approval:true` · "
         "`/cp species costs:Human: 0, Elf: 20` · "
         "`/cp award amount:10 reason:Session 3 everyone:active characters` · `/cp undo "
-        "character:Jaime`. Players: `/character improve skill:Parry` shows the price, then "
-        "**Spend** · `/cp show` the ledger, a page at a time · `/character species` · "
-        "`/character cost` what a sheet is worth."
+        "character:Jaime`; a GM's sheet text names categories too: `Parry 3 (combat)`. "
+        "Players: `/character improve skill:Parry` shows the price, then **Spend** (with "
+        "approval on, a GM's **Approve** within 7 days) · `/cp show` the ledger, a page at a "
+        "time · `/character species` · `/character cost` what a sheet is worth."
     ),
     N_("In character"): N_(
         "`/say text:Hold the gate!` speaks as your character, under its name and portrait "

@@ -25,6 +25,8 @@ SPECIES_COST_MAX = 10_000
 REASON_MAX = 200
 """Characters in an entry's reason ("Session 3: the warrens")."""
 REQUEST_DAYS = 7
+MAX_WAITING = 5
+"""Improvements of one character waiting for a GM at once (each posts a message for the GMs)."""
 """Days an improvement waits for a GM's approval; then it closes, nothing spent, CP freed."""
 FORGOTTEN_USER = 0
 """The user of a ledger entry or request whose maker used /privacy forget-me."""

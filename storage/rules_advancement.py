@@ -22,6 +22,7 @@ from storage.models_advancement import (
     MAX_EARNED,
     MAX_SKILL_CATEGORIES,
     MAX_SPECIES,
+    MAX_WAITING,
     REASON_MAX,
     REQUEST_DAYS,
     SPECIES_COST_MAX,
@@ -248,6 +249,22 @@ class RuleAdvancement:
                 {"campaign_id": campaign_id, "npcs": int(npcs), "limit": int(limit)},
             )
             return [row[0] for row in rows]
+
+    async def categories_shown(
+        self, guild_id: int, campaign_id: int, actor_id: int
+    ) -> dict[str, Category]:
+        """The campaign's skill categories as `actor_id` may read them: all for a GM; for a
+        player without the skills only NPC sheets have (a GM's NPC sheet text gives the
+        campaign its categories, and the names would tell what the NPCs can do). A skill no
+        sheet has yet stays in: the table's list of what may be learned."""
+        async with self._read() as tx:
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            categories = (await self._advancement(tx, campaign_id)).categories
+            if campaign.is_gm(actor_id):
+                return dict(categories)
+            rows = await tx.fetch("cp_npc_only_skills", {"campaign_id": campaign_id})
+            hidden = {row[0] for row in rows}
+            return {n: c for n, c in categories.items() if n.casefold() not in hidden}
 
     async def set_advancement(
         self,
@@ -654,9 +671,36 @@ class RuleAdvancement:
                     count=count,
                     kind=kind,
                 )
+        if advancement.approval and not access.actor_is_gm:
+            await self._require_room_to_wait(tx, campaign_id, sheet, kind, name)
         totals = await self._totals(tx, campaign_id, sheet.id)
         quote = Quote(sheet, kind, name, start, after, cost, category, totals, advancement.approval)
         return quote, access.actor_is_gm
+
+    async def _require_room_to_wait(
+        self, tx: Transaction, campaign_id: int, sheet: Character, kind: str, stat: str
+    ) -> None:
+        """Each request posts a message for the GMs: one waits per stat, and at most
+        MAX_WAITING per character, so a player's CP cannot flood the GM channel."""
+        rows = await tx.fetch(
+            "cp_waiting_stats",
+            {"campaign_id": campaign_id, "character_id": sheet.id, "now": utc_text()},
+        )
+        if any(k == kind and n.casefold() == stat.casefold() for k, n in rows):
+            raise Conflict(
+                "{name}'s {stat} already waits for a GM's decision: ask again once a GM has "
+                "decided it (or after {days} days, when it closes).",
+                name=sheet.name,
+                stat=stat,
+                days=REQUEST_DAYS,
+            )
+        if len(rows) >= MAX_WAITING:
+            raise Conflict(
+                "{name} has {limit} improvements waiting for a GM, the most at once: ask again "
+                "once a GM has decided one.",
+                name=sheet.name,
+                limit=MAX_WAITING,
+            )
 
     async def quote_improvement(
         self, guild_id: int, campaign_id: int, actor_id: int, *ask: Any, **options: Any

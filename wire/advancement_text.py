@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from wire.advancement import Category, SkillLine, Worth
-from wire.i18n import tr
+from wire.i18n import tr, trn
 
 UNPRICED_NAMED = 8
 """Unpriced skills a summary names; the itemised lines name every one."""
@@ -39,9 +39,16 @@ def skill_line(line: SkillLine) -> str:
 
 def attribute_line(worth: Worth) -> str:
     if worth.attributes is None:
-        return tr("Attributes ({points} points): not priced", points=worth.attribute_points)
-    return tr(
+        return trn(
+            "Attributes ({points} point): not priced",
+            "Attributes ({points} points): not priced",
+            worth.attribute_points,
+            points=worth.attribute_points,
+        )
+    return trn(
+        "Attributes ({points} point): {cost} CP",
         "Attributes ({points} points): {cost} CP",
+        worth.attribute_points,
         points=worth.attribute_points,
         cost=worth.attributes,
     )

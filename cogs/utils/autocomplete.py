@@ -181,6 +181,14 @@ async def any_character(interaction: discord.Interaction, current: str) -> Choic
     return await _characters(interaction, current, is_npc=None, mine=False)
 
 
+async def readable_character(interaction: discord.Interaction, current: str) -> Choices:
+    """Characters whose sheet or ledger the user may open: every one for a GM, the player
+    characters for a player (a prepared NPC's name offered would give it away, issue 20)."""
+    campaign = await campaign_of(interaction)
+    gm = campaign is not None and campaign.is_gm(actor_of(interaction))
+    return await _characters(interaction, current, is_npc=None if gm else False, mine=False)
+
+
 async def my_character(interaction: discord.Interaction, current: str) -> Choices:
     """Characters the user may change: their own, or any for a GM."""
     return await _characters(interaction, current, is_npc=None, mine=True)

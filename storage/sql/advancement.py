@@ -56,6 +56,9 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_waiting_total": "SELECT coalesce(sum(cost), 0) FROM cp_requests "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
     "AND expires_at > :now",
+    "cp_waiting_stats": "SELECT stat_kind, stat_name FROM cp_requests "
+    "WHERE campaign_id = :campaign_id AND character_id = :character_id AND state = 'waiting' "
+    "AND expires_at > :now",
     "cp_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id AND character_id = :character_id "
     "ORDER BY id DESC LIMIT :limit",
@@ -107,6 +110,14 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "JOIN characters AS ch ON ch.id = s.character_id "
     "WHERE ch.campaign_id = :campaign_id AND s.kind = 'skill' AND (ch.is_npc = 0 OR :npcs = 1) "
     "GROUP BY s.name_key ORDER BY s.name_key LIMIT :limit",
+    # The skills on the campaign's NPC sheets that no player character has (a player's lists
+    # of categories leave them out: they tell what the GM's NPCs can do).
+    "cp_npc_only_skills": "SELECT DISTINCT s.name_key FROM character_stats AS s "
+    "JOIN characters AS ch ON ch.id = s.character_id "
+    "WHERE ch.campaign_id = :campaign_id AND s.kind = 'skill' AND ch.is_npc = 1 "
+    "AND NOT EXISTS (SELECT 1 FROM character_stats AS p JOIN characters AS pc "
+    "ON pc.id = p.character_id WHERE pc.campaign_id = :campaign_id AND pc.is_npc = 0 "
+    "AND p.kind = 'skill' AND p.name_key = s.name_key)",
     "cp_set_stat_value": "UPDATE character_stats SET value = :value "
     "WHERE character_id = :character_id AND kind = :kind AND name_key = :name_key",
 }

@@ -61,6 +61,9 @@ async def test_award_improve_confirm_and_ledger(world):
     text = embed_of(ledger)["description"]
     assert text.splitlines()[0] == "CP earned 50, spent 45, unspent 5"
     assert "spent **-45 CP** Parry 3 → 5" in text and "Session 3: the warrens" in text
+    # who made each entry: the GM's award, the player's spend
+    assert f"Session 3: the warrens · by <@{world.alice.id}>" in text, text
+    assert f"Parry 3 → 5 · by <@{world.bob.id}>" in text, text
 
 
 async def test_sheet_shows_worth_and_cost_itemises(world):
@@ -75,7 +78,7 @@ async def test_sheet_shows_worth_and_cost_itemises(world):
     cost = await world.carol.slash(ch, "character cost")
     lines = embed_of(cost)["description"].splitlines()
     assert lines[0] == "Juggling 2: unpriced (no category set)"
-    assert "Attributes (1 points): not priced" in lines[1]
+    assert "Attributes (1 point): not priced" in lines[1]
     assert lines[2] == "Sheet: 0 CP: skills 0, attributes not priced (unpriced: Juggling)"
 
 
@@ -316,3 +319,20 @@ async def test_the_sheet_keeps_its_worth_through_an_edit(world):
     await world.bob.submit_modal(form, {TEXT_ID: "Strength 3; Parry 4"})
     value = field(sheet.response.embeds[0].to_dict(), "Character points")
     assert value.splitlines()[0] == "Sheet: 50 CP: skills 50, attributes not priced"
+
+
+async def test_help_names_every_cp_command_in_the_readers_words(world, client_languages):
+    """The Character points topic names each command it covers, short, in both languages."""
+    expected = {
+        "en-US": ["/cp categories", "/cp settings", "/cp species", "/cp award", "/cp undo",
+                  "/cp show", "/character improve", "/character species", "/character cost",
+                  "Parry 3 (combat)", "7 days"],
+        "de": ["/cp kategorien", "/cp einstellungen", "/cp spezies", "/cp vergeben",
+               "/cp rückgängig", "/cp zeigen", "/charakter steigern", "/charakter spezies",
+               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen"],
+    }  # fmt: skip
+    for locale, names in expected.items():
+        client_languages.set(world.bob, locale)
+        text = embed_of(await world.bob.slash(world.channel, "help", topic="cp"))["description"]
+        assert [n for n in names if n not in text] == [], (locale, text)
+        assert len(text) <= 2000

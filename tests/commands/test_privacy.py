@@ -60,3 +60,4 @@ async def test_forget_me_keeps_others_cp_ledgers_without_the_gms_name(world):
     ledger = embed_of(await world.carol.slash(ch, "cp show"))["description"]
     assert ledger.splitlines()[0] == "CP earned 12, spent 0, unspent 12"
     assert "Session 1" in ledger
+    assert "by a forgotten user" in ledger and str(world.bob.id) not in ledger, ledger

@@ -11,6 +11,8 @@ prices, the ledger and the sheets. Bounded: some fifty interactions.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +236,212 @@ async def test_a_session_of_character_points(
     prices = await t.command("cp", sub="settings", channel_id=DEFAULT_GM_CHANNEL_ID)
     assert "starting budget: 40 CP" in prices.content
     assert "improvements wait for a GM's approval" in prices.content
+
+    assert_healthy(standin, bot)
+    await stop_wire(bot)
+
+
+def reply_text(cb: Any) -> str:
+    """What a reader sees of an answer: its content, each embed, each button's label."""
+    parts = [cb.content or ""]
+    for embed in cb.embeds:
+        parts.append(f"[embed] {embed.get('title', '')}\n{embed.get('description', '')}")
+        parts += [f"  {f['name']}: {f['value']}" for f in embed.get("fields", [])]
+        if embed.get("footer"):
+            parts.append(f"  footer: {embed['footer']['text']}")
+    rows = getattr(cb, "components", None) or (getattr(cb, "body", None) or {}).get(
+        "components", []
+    )
+    labels = [c.get("label") for row in rows for c in row.get("components", [])]
+    if labels:
+        parts.append(f"[buttons] {labels}")
+    return "\n".join(p for p in parts if p)
+
+
+class Evening(Table):
+    """The table with every reply written down (WIRE_E2E_REPLIES names a file to read)."""
+
+    def __init__(self, standin: Fakecord, dump: Path) -> None:
+        super().__init__(standin)
+        self.dump = dump
+        self.locales = dict(LOCALES)
+
+    def _extra(self, by: int) -> dict[str, Any]:
+        return {**super()._extra(by), "locale": self.locales[by]}
+
+    def write(self, label: str, cb: Any) -> Any:
+        with self.dump.open("a", encoding="utf-8") as out:
+            out.write(f"---- {label}\n")
+            out.write(reply_text(cb) + "\n")
+        return cb
+
+    async def send(self, name, options=None, *, by=GM, sub=None, **kw):
+        cb, payload = await super().send(name, options, by=by, sub=sub, **kw)
+        shown = options if isinstance(options, dict) else ""
+        self.write(f"{self.locales[by]} {by} /{name} {sub or ''} {shown}", cb)
+        return cb, payload
+
+    async def press(self, custom_id: str, message_id: int, *, by: int = GM):
+        cb = await super().press(custom_id, message_id, by=by)
+        return self.write(f"{self.locales[by]} {by} press {custom_id}", cb)
+
+
+def expire_requests(db: Path) -> None:
+    """Every waiting improvement's week is over (the row set back, as the clock would)."""
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE cp_requests SET expires_at = '2020-01-01T00:00:00.000000Z'")
+
+
+async def test_an_evening_of_categories_species_expiry_and_forgetting(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    """cp2's rest at the table: categories in the sheet text (a GM's set them, a player's
+    must agree), species costs in the worth and the cost, a request that expires and its
+    buttons pressed after, and a GM who forgets themselves; in English and German."""
+    db = tmp_path / "wire.db"
+    bot = await start_wire(standin, launch_bot, db)
+    dump = Path(os.environ.get("WIRE_E2E_REPLIES", tmp_path / "replies.txt"))
+    dump.write_text("", encoding="utf-8")
+    t = Evening(standin, dump)
+
+    # ---- the GM's sheet text gives the campaign its categories, in English and German -------
+    await t.command(
+        "character",
+        {
+            "name": "Warden",
+            "sheet": "Strength 2; Parry 3 (combat), Stealth 1 (action)",
+            "npc": True,
+        },
+        sub="create",
+    )
+    t.locales[GM] = "de"
+    await t.command(
+        "character",
+        {"name": "Hüter", "sheet": "Stärke 2; Elfisch 2 (Sprache), Blocken 1 (Kampf)", "npc": True},
+        sub="create",
+    )
+    cats = await t.command("cp", sub="categories")
+    assert cats.content == (
+        "Skill-Kategorien von Default: Blocken: Kampf, Elfisch: Sprache, Parry: Kampf, "
+        "Stealth: Aktion"
+    ), cats.content
+    t.locales[GM] = "en-US"
+
+    # ---- players: a category the campaign has is fine; one it lacks is refused, fix named ----
+    await t.command(
+        "character", {"name": "Jaime", "sheet": "Strength 3; Parry 3 (combat)"}, by=ARIA,
+        sub="create",
+    )  # fmt: skip
+    refused = await t.command(
+        "character", {"name": "Cara", "sheet": "Strength 1; Juggling 2 (action)"}, by=CARA,
+        sub="create",
+    )  # fmt: skip
+    assert refused.ephemeral and "Juggling" in refused.content, refused.content
+    assert "without the brackets" in refused.content and "/cp categories" in refused.content
+    refused = await t.command(
+        "character", {"name": "Jorun", "sheet": "Stärke 2; Blocken 2 (Wissen)"}, by=BRAM,
+        sub="create",
+    )  # fmt: skip
+    assert refused.ephemeral and "Blocken" in refused.content, refused.content
+    assert "Kampf" in refused.content and "Wissen" in refused.content, refused.content
+    await t.command(
+        "character", {"name": "Jorun", "sheet": "Stärke 2; Blocken 2 (Kampf), Elfisch 1"},
+        by=BRAM, sub="create",
+    )  # fmt: skip
+    await t.command(
+        "character", {"name": "Cara", "sheet": "Strength 1; Juggling 2"}, by=CARA, sub="create"
+    )
+
+    # Stealth is on the NPC Warden alone: the players' list leaves it out
+    listed = await t.command("cp", sub="categories", by=BRAM)
+    assert listed.content == (
+        "Skill-Kategorien von Default: Blocken: Kampf, Elfisch: Sprache, Parry: Kampf"
+    ), listed.content
+
+    # ---- species: priced by the GM, named by the players, counted in the worth --------------
+    priced = await t.command("cp", {"costs": "Human: 0, Elf: 20, Dwarf: 10"}, sub="species")
+    assert "Elf: 20 CP" in priced.content, priced.content
+    elf = await t.command("character", {"species": "elf"}, by=ARIA, sub="species")
+    assert elf.content.startswith("**Jaime**'s species: Elf (20 CP)."), elf.content
+    troll = await t.command("character", {"species": "Troll"}, by=BRAM, sub="species")
+    assert "Troll, vom Tisch nicht bepreist" in troll.content and "/cp spezies" in troll.content, (
+        troll.content
+    )
+    sheet = await t.command("character", by=ARIA, sub="show")
+    points = field(sheet.embeds[0], "Character points")
+    assert points.splitlines()[0] == (
+        "Sheet: 50 CP: skills 30, attributes not priced, species 20 (Elf)"
+    ), points
+    cost = await t.command("character", by=ARIA, sub="cost")
+    assert cost.embeds[0]["description"].splitlines()[:3] == [
+        "Parry 3 (combat): 30 CP",
+        "Attributes (3 points): not priced",
+        "Species Elf: 20 CP",
+    ], cost.embeds
+    listed = await t.command("cp", sub="species", by=BRAM)
+    assert listed.content.startswith("Spezieskosten von Default: Dwarf: 10 CP, Elf: 20 CP"), (
+        listed.content
+    )
+    sheet = await t.command("character", by=BRAM, sub="show")
+    points = field(sheet.embeds[0], "Charakterpunkte")
+    assert points.splitlines() == [
+        "Bogen: 17 CP: Skills 17, Attribute ohne Preis, Spezies Troll ohne Preis",
+        "CP erhalten 0, ausgegeben 0, übrig 0",
+    ], points
+    cost = await t.command("character", by=BRAM, sub="cost")
+    assert cost.embeds[0]["description"].splitlines()[:5] == [
+        "Blocken 2 (Kampf): 15 CP",
+        "Elfisch 1 (Sprache): 2 CP",
+        "Attribute (2 Punkte): ohne Preis",
+        "Spezies Troll: ohne Preis (nicht in der Liste des Tischs)",
+        "Bogen: 17 CP: Skills 17, Attribute ohne Preis, Spezies Troll ohne Preis",
+    ], cost.embeds
+    juggling = await t.command("character", by=CARA, sub="cost")
+    assert juggling.embeds[0]["description"].splitlines()[:2] == [
+        "Juggling 2: unpriced (no category set)",
+        "Attributes (1 point): not priced",
+    ], juggling.embeds
+
+    # ---- a waiting improvement expires; its buttons pressed after say so -------------------
+    await t.command("cp", {"amount": 30, "reason": "Session 2", "everyone": "active"}, sub="award")
+    await t.command("cp", {"approval": True}, sub="settings")
+    events = len(standin.message_events)
+    _asked, done, _ = await t.improve(BRAM, {"skill": "Blocken"}, "15 CP ausgeben")
+    assert "die CP sind bis dahin zurückgehalten" in done.content, done.content
+    request = await standin.wait_for(
+        lambda: next(
+            (e for e in standin.message_events[events:] if "Blocken 2 → 3" in (e.content or "")),
+            None,
+        ),
+        WAIT,
+        "the request for the GMs",
+    )
+    t.write("request message", request)
+    expire_requests(db)
+    ledger = await t.command("cp", {"character": "Jorun"}, by=BRAM, sub="show")
+    assert "gehalten" not in ledger.embeds[0]["description"], ledger.embeds
+    late = await t.press(button(request.body["components"], "Genehmigen"), request.message_id)
+    assert late.type == CALLBACK_UPDATE_MESSAGE, late.data
+    assert late.content.startswith("Expired: Blocken 2 → 3 (15 CP)"), late.content
+    # the edit took the buttons off: a client that still shows them is told it is stale
+    again = await t.press(button(request.body["components"], "Ablehnen"), request.message_id)
+    assert again.ephemeral and "no longer works" in again.content, again.content
+    ledger = await t.command("cp", {"character": "Jorun"}, by=BRAM, sub="show")
+    assert ledger.embeds[0]["description"].startswith("CP erhalten 30, ausgegeben 0, übrig 30"), (
+        ledger.embeds
+    )
+
+    # ---- the GM forgets themselves; the players' ledgers keep their sums, not the name -------
+    asked = await t.command("privacy", by=GM, sub="forget-me")
+    gone = await t.press(button(asked.components, "Delete all my data"), asked.message_id)
+    assert "CP entries made anonymous" in (gone.content or ""), gone.content
+    mine = await t.command("cp", {"character": "Jaime"}, by=ARIA, sub="show")
+    assert mine.embeds[0]["description"].startswith("CP earned 30, spent 0, unspent 30")
+    theirs = await t.command("cp", {"character": "Jaime"}, by=BRAM, sub="show")
+    assert str(GM) not in reply_text(theirs), reply_text(theirs)
+    assert "Session 2 · von einem vergessenen Nutzer" in theirs.embeds[0]["description"]
+    npc = await t.command("cp", {"character": "Warden"}, by=CARA, sub="show")
+    assert npc.ephemeral and "Warden" not in (npc.embeds or [{}])[0].get("title", ""), npc.data
 
     assert_healthy(standin, bot)
     await stop_wire(bot)

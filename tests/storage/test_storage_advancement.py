@@ -269,6 +269,28 @@ async def test_a_sheets_categories_a_gms_set_a_players_must_agree(store, table) 
     assert names == ["Juggling", "Parry", "Runes"]
 
 
+async def test_a_player_reads_no_category_of_a_skill_only_npcs_have(store, table) -> None:
+    campaign, _ash = table
+    await store.create_character(
+        GUILD,
+        campaign.id,
+        GM,
+        "Lich",
+        is_npc=True,
+        skills={"Necromancy": 5, "Parry": 2},
+        categories={"Necromancy": Category.KNOWLEDGE, "Parry": Category.COMBAT},
+    )
+    await store.set_skill_categories(GUILD, campaign.id, GM, {"Riding": Category.ACTION})
+    gm = await store.categories_shown(GUILD, campaign.id, GM)
+    every = ["Elvish", "Necromancy", "Parry", "Riding", "Stealth"]
+    assert sorted(gm) == every
+    # Parry is on Ash's sheet too; Riding and the rest on no sheet yet (to learn): they stay.
+    shown = await store.categories_shown(GUILD, campaign.id, PLAYER)
+    assert sorted(shown) == ["Elvish", "Parry", "Riding", "Stealth"]
+    await store.create_character(GUILD, campaign.id, PLAYER, "Mage", skills={"necromancy": 1})
+    assert sorted(await store.categories_shown(GUILD, campaign.id, PLAYER)) == every
+
+
 async def test_a_waiting_request_expires_and_frees_its_cp(store, table) -> None:
     from datetime import UTC, datetime, timedelta
 
