@@ -29,6 +29,7 @@ from wire.combat import Defence, defence_chance
 from wire.i18n import tr
 from wire.odds import compute_odds
 from wire.sheet import Character, available_defences, best_attack, defence_modifiers
+from wire.sides import opponents_first
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -96,9 +97,11 @@ async def fight_attackers(
     bot: WireBot, fight: Fight, character: Character, campaign: Campaign, *, gm: bool
 ) -> Attackers:
     """The fight's combatants that could attack this character: not itself (nor its fellow
-    copies), not the downed, each sheet once with the names of its copies, in fight order."""
+    copies), not the downed, each sheet once with the names of its copies; the likely
+    attackers first (`wire.sides`: the NPCs of a player character, the player characters of an
+    NPC), each group in fight order."""
     groups: dict[int, list[str]] = {}
-    for combatant in fight.order():
+    for combatant in opponents_first(character.is_npc, fight.order(), lambda c: c.is_npc).ordered():
         if combatant.character_id is None or combatant.character_id == character.id:
             continue
         if combatant.health.down:

@@ -29,6 +29,7 @@ from storage.models import Campaign, Combatant, Fight
 from storage.rules_saved import SavedRoll
 from wire.i18n import tr, trc
 from wire.sheet import Character
+from wire.sides import opponents_first
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -257,6 +258,35 @@ async def send_panel(
 
 
 # ---- targets -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One option of the target select: what it shows, the name it attacks, and (in a fight)
+    which side of the guess it is on (`wire.sides`), shown under the name."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
+def fight_targets(fight: Fight, character: Character, acting: Combatant | None) -> list[Target]:
+    """Whom this character may attack in the fight: every combatant not itself and not downed
+    (a copy of an NPC may attack its fellow copies), the likely opponents first (an NPC for a
+    player character, a player character for an NPC), each group in fight order, each option
+    marked with its group. WIRE has no sides: the rest stay on offer, after them."""
+    candidates = [
+        c
+        for c in fight.order()
+        if not c.health.down
+        and (c.id != acting.id if acting is not None else c.character_id != character.id)
+    ]
+    acting_is_npc = acting.is_npc if acting is not None else character.is_npc
+    sides = opponents_first(acting_is_npc, candidates, lambda c: c.is_npc)
+    opponent, other = tr("likely an opponent"), tr("likely an ally")
+    return [Target(c.name, c.name, opponent) for c in sides.opponents] + [
+        Target(c.name, c.name, other) for c in sides.others
+    ]
+
+
 async def target_names(
     bot: WireBot,
     interaction: discord.Interaction,
@@ -264,18 +294,12 @@ async def target_names(
     character: Character,
     fight: Fight | None,
     acting: Combatant | None = None,
-) -> list[tuple[str, str]]:
-    """(label, value) of whom this character may attack: the fight's combatants in fight order
-    (not itself, not the downed; a copy of an NPC may attack its fellow copies) when a fight
+) -> list[Target]:
+    """Whom this character may attack: the fight's combatants (`fight_targets`) when a fight
     runs here; else the campaign's characters, where a player sees only the player characters
     and the NPCs already in play."""
     if fight is not None:
-        return [
-            (c.name, c.name)
-            for c in fight.order()
-            if not c.health.down
-            and (c.id != acting.id if acting is not None else c.character_id != character.id)
-        ]
+        return fight_targets(fight, character, acting)
     assert interaction.guild_id is not None
     actor = actor_of(interaction)
     gm = campaign.is_gm(actor)
@@ -289,11 +313,11 @@ async def target_names(
             interaction.guild_id, campaign.id, "", limit=SELECT_MAX
         )
         named += [(name + npc, name) for name in in_play]
-    return [(label, value) for label, value in named if value != character.name]
+    return [Target(label, value) for label, value in named if value != character.name]
 
 
 def target_view(
-    character_id: int, what: str, mod: int, turn: Turn, names: list[tuple[str, str]]
+    character_id: int, what: str, mod: int, turn: Turn, names: list[Target]
 ) -> discord.ui.View:
     """One select of up to 25 targets, a second (and more, up to five) beyond that."""
     view = discord.ui.View(timeout=None)
@@ -409,11 +433,15 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
         mod: int,
         turn: Turn,
         page: int,
-        names: list[tuple[str, str]] | None = None,
+        names: list[Target] | None = None,
     ) -> None:
         options = [
-            discord.SelectOption(label=clip(label, CHOICE_NAME_MAX), value=value)
-            for label, value in (names or [])
+            discord.SelectOption(
+                label=clip(t.label, CHOICE_NAME_MAX),
+                value=t.value,
+                description=clip(t.description, CHOICE_NAME_MAX) or None,
+            )
+            for t in (names or [])
         ] or [discord.SelectOption(label="-", value="-")]
         super().__init__(
             discord.ui.Select(
