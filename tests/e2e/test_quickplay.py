@@ -74,7 +74,13 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
     assert asked.ephemeral and asked.content == "Whom does **Aria** attack with **Sword**?"
     [select] = components(asked.data)
     assert select["type"] == 3
-    assert [o["value"] for o in select["options"]] == ["Bram", "Goblin 1", "Goblin 2", "Goblin 3"]
+    # the likely opponents first (the NPCs, for a player character), then Bram, still offered
+    assert [(o["value"], o.get("description")) for o in select["options"]] == [
+        ("Goblin 1", "likely an opponent"),
+        ("Goblin 2", "likely an opponent"),
+        ("Goblin 3", "likely an opponent"),
+        ("Bram", "likely an ally"),
+    ]
     with pytest.raises(FakecordError, match="not among the select's options"):
         await pick(table, asked.message_id, select["custom_id"], ["Goblin 9"], by=PLAYER_A)
     hit = await pick(table, asked.message_id, select["custom_id"], ["Goblin 2"], by=PLAYER_A)
@@ -173,6 +179,12 @@ async def test_the_panel_in_german(
     asked = await standin.send_interaction(press, timeout=WAIT)
     assert asked.content == "Wen greift **Aria** mit **Sword** an?"
     assert components(asked.data)[0]["placeholder"] == "Ziel wählen"
+    assert [(o["label"], o.get("description")) for o in components(asked.data)[0]["options"]] == [
+        ("Goblin 1", "wohl ein Gegner"),
+        ("Goblin 2", "wohl ein Gegner"),
+        ("Goblin 3", "wohl ein Gegner"),
+        ("Bram", "wohl verbündet"),
+    ]
     press = standin.component_interaction(
         custom_id(panel.data, "Abwehrchancen"), panel.message_id, user_id=PLAYER_A, locale="de"
     )
