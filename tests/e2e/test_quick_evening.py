@@ -78,7 +78,10 @@ def rendered(data: dict[str, Any] | None) -> list[str]:
             lines.append(f"    ({embed['footer'].get('text')})")
     for c in components(data):
         if c.get("type") == 3:
-            options = ", ".join(o["label"] for o in c["options"])
+            options = ", ".join(
+                o["label"] + (f" ({o['description']})" if o.get("description") else "")
+                for o in c["options"]
+            )
             lines.append(f"  <select {c.get('placeholder', '')}: {options}>")
         elif c.get("type") == 18:
             lines.append(f"  <input {c.get('label')}: {json.dumps(c.get('component'))}>")
@@ -265,7 +268,11 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
     asked = await table.press(sword, ping.message_id, by=ARIA)
     assert asked.ephemeral and asked.content == "Whom does **Aria** attack with **Sword**?"
     [select] = components(asked.data)
-    assert [o["label"] for o in select["options"]] == ["Jorun", "Goblin 1", "Goblin 2"]
+    assert [o["label"] for o in select["options"]] == [
+        "Goblin 1",
+        "Goblin 2",
+        "Jorun",
+    ]  # foes first
     hit = await table.pick(asked.message_id, select["custom_id"], "Goblin 1", by=ARIA)
     embed = hit.data["embeds"][0]
     assert not hit.ephemeral and embed["title"] == "Aria: Attack with Sword on Goblin 1"
