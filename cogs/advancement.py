@@ -10,6 +10,7 @@ transaction (storage/rules_advancement.py); the prices are the rules core's (wir
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -32,19 +33,22 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt, for_table
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from storage.errors import StorageError
+from storage.errors import NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
     REASON_SHOWN,
     REQUEST_DAYS,
     Advancement,
+    Improvement,
     Ledger,
     LedgerEntry,
     Quote,
+    Request,
     Totals,
 )
 from storage.rules_advancement import REQUEST_LIFE
@@ -436,32 +440,46 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
             self.choice == "approve",
             now=bot.now(),
         )
-        params = {
-            "stat": inert(request.stat_name),
-            "before": request.level_before,
-            "after": request.level_after,
-            "cost": request.cost,
-            "gm": f"<@{interaction.user.id}>",
-        }
-        if request.state == "expired":
-            text = tr(
-                "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
-                "so it is closed and nothing was spent. Ask again with /character improve.",
-                days=REQUEST_DAYS,
-                **params,
-            )
-        elif done is not None:
-            text = tr(
-                "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
-                name=inert(done.character.name),
-                **params,
-            )
-        else:
-            text = tr(
-                "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
-                **params,
-            )
+        await adopt_campaign_of(bot, guild_id, request)
+        with for_table():  # the GMs' shared message: the table's language, whoever presses
+            text = decision_text(request, done, interaction.user.id)
         await interaction.response.edit_message(content=text, view=None)
+
+
+def decision_text(request: Request, done: Improvement | None, gm_id: int | None) -> str:
+    """What a request's message says once it is closed: approved (by `gm_id`, `done` the
+    change), refused, or expired (pressed late, or swept)."""
+    params = {
+        "stat": inert(request.stat_name),
+        "before": request.level_before,
+        "after": request.level_after,
+        "cost": request.cost,
+        "gm": f"<@{gm_id}>",
+    }
+    if request.state == "expired":
+        return tr(
+            "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
+            "so it is closed and nothing was spent. Ask again with /character improve.",
+            days=REQUEST_DAYS,
+            **params,
+        )
+    if done is not None:
+        return tr(
+            "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
+            name=inert(done.character.name),
+            **params,
+        )
+    return tr(
+        "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
+        **params,
+    )
+
+
+async def adopt_campaign_of(bot: WireBot, guild_id: int, request: Request) -> None:
+    """Speak the request's campaign's fixed language, if it has one (a press in the GM channel
+    knows no campaign of its own)."""
+    with contextlib.suppress(NotFound):
+        adopt(await bot.store.get_campaign_by_id(guild_id, request.campaign_id))
 
 
 def decide_view(request_id: int) -> discord.ui.View:
@@ -746,6 +764,7 @@ async def improve_command(
         )
 
     async def spend() -> str:
+        adopt(roller.campaign)  # the press is a new interaction: the campaign's language again
         done = await store.improve(
             roller.guild_id,
             roller.campaign.id,
@@ -766,19 +785,16 @@ async def improve_command(
         }
         if done.request_id is not None:
             until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
-            where = await ask_gms(
-                bot,
-                roller,
-                interaction,
-                tr(
+            with for_table():  # the GMs share it, and a GM's press edits it
+                text = tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
                     "for {cost} CP (open until {until}).",
                     user=interaction.user.id,
                     until=until,
                     **params,
-                ),
-                done.request_id,
-            )
+                )
+                view = decide_view(done.request_id)
+            where = await ask_gms(bot, roller, interaction, text, view)
             asked = tr(
                 "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
                 "days; the CP are held until then.",
@@ -805,7 +821,11 @@ async def improve_command(
 
 
 async def ask_gms(
-    bot: WireBot, roller: Roller, interaction: discord.Interaction, text: str, request_id: int
+    bot: WireBot,
+    roller: Roller,
+    interaction: discord.Interaction,
+    text: str,
+    view: discord.ui.View,
 ) -> int | None:
     """Post a request with its Approve / Refuse buttons in the campaign's GM channel (the id
     returned), or, without one or where the bot may not post there, in this channel (None)."""
@@ -813,7 +833,7 @@ async def ask_gms(
     if gm_channel and gm_channel != roller.channel_id:
         channel = bot.get_partial_messageable(gm_channel, guild_id=roller.guild_id)
         try:
-            await channel.send(text, view=decide_view(request_id))
+            await channel.send(text, view=view)
             return gm_channel
         except discord.HTTPException:
             log.warning(
@@ -821,7 +841,7 @@ async def ask_gms(
                 "posting it where it was asked",
                 roller.campaign.id,
             )
-    await interaction.followup.send(text, view=decide_view(request_id))
+    await interaction.followup.send(text, view=view)
     return None
 
 

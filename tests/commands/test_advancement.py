@@ -336,3 +336,38 @@ async def test_help_names_every_cp_command_in_the_readers_words(world, client_la
         text = embed_of(await world.bob.slash(world.channel, "help", topic="cp"))["description"]
         assert [n for n in names if n not in text] == [], (locale, text)
         assert len(text) <= 2000
+
+
+async def test_the_gms_request_speaks_the_tables_language_not_the_players(
+    world, client_languages
+):
+    """A German player at an English table: the GMs' request, its buttons and the decision
+    written into it are English; the player's own reply is German. And the reverse: a German
+    server's table reads German whoever asks or presses."""
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=40, reason="S1", characters="Ash")
+    client_languages.set(world.bob, "de")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="20 CP ausgeben")
+    assert "wartet auf einen Chronisten" in done.response.content, done.response.content
+    request = ch.last_message
+    assert request.content.startswith(f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry")
+    assert [b.label for row in request.components for b in row.children] == [
+        "Approve",
+        "Refuse",
+    ]
+    client_languages.set(world.alice, "de")  # a German GM's press keeps the table's English
+    refused = await world.alice.click(request, label="Refuse")
+    assert refused.response.content.startswith(f"Refused by <@{world.alice.id}>: Parry 3 → 4")
+
+    client_languages.server = "de"  # a German server; the players' clients English
+    client_languages.set(world.bob, "en-US")
+    client_languages.set(world.alice, "en-US")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert "waits for a GM" in done.response.content
+    request = ch.last_message
+    assert request.content.startswith(f"Chronisten: <@{world.bob.id}> möchte bei **Ash** Parry")
+    approved = await world.alice.click(request, label="Genehmigen")
+    assert approved.response.content.startswith(f"Genehmigt von <@{world.alice.id}>:")
