@@ -338,9 +338,7 @@ async def test_help_names_every_cp_command_in_the_readers_words(world, client_la
         assert len(text) <= 2000
 
 
-async def test_the_gms_request_speaks_the_tables_language_not_the_players(
-    world, client_languages
-):
+async def test_the_gms_request_speaks_the_tables_language_not_the_players(world, client_languages):
     """A German player at an English table: the GMs' request, its buttons and the decision
     written into it are English; the player's own reply is German. And the reverse: a German
     server's table reads German whoever asks or presses."""
