@@ -14,11 +14,12 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
@@ -33,11 +34,11 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
-from cogs.utils.language import adopt, for_table
+from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from storage.errors import NotFound, StorageError
+from storage.errors import Busy, NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
@@ -52,6 +53,7 @@ from storage.models_advancement import (
     Totals,
 )
 from storage.rules_advancement import REQUEST_LIFE
+from wire import i18n
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
@@ -69,6 +71,8 @@ LEDGER_ID = re.compile(
     r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
     r":(?P<way>older|newer)"
 )
+SWEEP_BATCH = 50
+"""Expired requests closed per sweep (a minute); the next sweep goes on with the rest."""
 KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
 
 
@@ -498,9 +502,61 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DecideButton, LedgerButton)
+        if self.bot.background_tasks:
+            self.expire_requests.start()
 
     async def cog_unload(self) -> None:
+        self.expire_requests.cancel()
         self.bot.remove_dynamic_items(DecideButton, LedgerButton)
+
+    # ---- expiry ------------------------------------------------------------------------------
+    @tasks.loop(minutes=1)
+    async def expire_requests(self) -> None:
+        try:
+            await self.sweep_expired()
+        except Exception:  # discord.ext.tasks ends a loop for good on an unhandled error
+            log.exception("The CP request sweep failed; it runs again in a minute")
+
+    @expire_requests.before_loop
+    async def _before_expiry(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def sweep_expired(self) -> int:
+        """Close waiting improvements nobody decided in time, so no Approve / Refuse lingers on
+        the GMs' message; how many it closed. Those of this process's shards' servers only (as
+        the attacks' sweep, cogs/combat.py), up to SWEEP_BATCH per minute; one that fails is
+        logged and left for the next sweep."""
+        store = self.bot.store
+        try:
+            found = await store.expired_cp_requests(
+                self.bot.now(), SWEEP_BATCH, self.bot.config.own_shards
+            )
+        except Busy:
+            log.warning("CP request sweep: the database is busy; trying again in a minute")
+            return 0
+        closed = 0
+        for guild_id, request in found:
+            try:
+                if not await store.sweep_cp_request(guild_id, request.id, self.bot.now()):
+                    continue  # a press decided or closed it meanwhile, and edited the message
+            except Exception:
+                log.exception("CP request sweep: could not close request %s", request.id)
+                continue
+            closed += 1
+            await self._mark_expired(guild_id, replace(request, state="expired"))
+        return closed
+
+    async def _mark_expired(self, guild_id: int, request: Request) -> None:
+        if request.channel_id is None or request.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(request.channel_id, guild_id=guild_id)
+        # No interaction here: the note speaks the language the request was posted in.
+        with i18n.speaking(request.language or i18n.language()):
+            text = decision_text(request, None, None)
+        try:
+            await channel.get_partial_message(request.message_id).edit(content=text, view=None)
+        except discord.HTTPException as error:
+            log.info("Could not mark CP request %s expired: %s", request.id, error)
 
     # ---- the GMs' settings -------------------------------------------------------------
     async def _list_setting(
@@ -793,8 +849,7 @@ async def improve_command(
                     until=until,
                     **params,
                 )
-                view = decide_view(done.request_id)
-            where = await ask_gms(bot, roller, interaction, text, view)
+            where = await ask_gms(bot, roller, interaction, text, done.request_id)
             asked = tr(
                 "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
                 "days; the CP are held until then.",
@@ -825,15 +880,18 @@ async def ask_gms(
     roller: Roller,
     interaction: discord.Interaction,
     text: str,
-    view: discord.ui.View,
+    request_id: int,
 ) -> int | None:
     """Post a request with its Approve / Refuse buttons in the campaign's GM channel (the id
     returned), or, without one or where the bot may not post there, in this channel (None)."""
+    with for_table():
+        view = decide_view(request_id)
     gm_channel = roller.campaign.gm_channel_id
     if gm_channel and gm_channel != roller.channel_id:
         channel = bot.get_partial_messageable(gm_channel, guild_id=roller.guild_id)
         try:
-            await channel.send(text, view=view)
+            message = await channel.send(text, view=view)
+            await posted(bot, roller, request_id, message)
             return gm_channel
         except discord.HTTPException:
             log.warning(
@@ -841,8 +899,20 @@ async def ask_gms(
                 "posting it where it was asked",
                 roller.campaign.id,
             )
-    await interaction.followup.send(text, view=view)
+    message = await interaction.followup.send(text, view=view, wait=True)
+    await posted(bot, roller, request_id, message)
     return None
+
+
+async def posted(bot: WireBot, roller: Roller, request_id: int, message: discord.Message) -> None:
+    """Keep where the request's message is, and its language, so the sweep can close it (if
+    that write fails, the request still waits, and a press closes it as before)."""
+    try:
+        await bot.store.cp_request_posted(
+            roller.guild_id, request_id, message.channel.id, message.id, table_language()
+        )
+    except StorageError:
+        log.warning("Could not note the message of CP request %s", request_id, exc_info=True)
 
 
 async def species_command(

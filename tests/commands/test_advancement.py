@@ -369,3 +369,44 @@ async def test_the_gms_request_speaks_the_tables_language_not_the_players(world,
     assert request.content.startswith(f"Chronisten: <@{world.bob.id}> möchte bei **Ash** Parry")
     approved = await world.alice.click(request, label="Genehmigen")
     assert approved.response.content.startswith(f"Genehmigt von <@{world.alice.id}>:")
+
+
+async def test_the_sweep_closes_an_expired_request_once_in_its_tables_language(
+    world, monkeypatch, client_languages
+):
+    """Nobody presses for 7 days: the sweep edits the GMs' message to "Expired", buttons gone,
+    in the language it was posted in (a German table's, though the server says English by
+    then), once; nothing is spent."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    gm_room = world.guild.create_text_channel("gm-room")
+    await world.alice.slash(ch, "campaign settings", gm_channel=gm_room)
+    await world.alice.slash(ch, "cp award", amount=40, reason="S1", characters="Ash, Bo")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    await world.bob.click(asked.response, label="Spend 20 CP")
+    (english,) = gm_room.history()
+    client_languages.server = "de"
+    asked = await world.carol.slash(ch, "character improve", skill="Elvish")
+    await world.carol.click(asked.response, label="Spend 2 CP")
+    german = gm_room.last_message
+    assert german.content.startswith("Chronisten:")
+    client_languages.server = None
+    sweep = world.bot.get_cog("CharacterPoints")
+    assert await sweep.sweep_expired() == 0  # not yet
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    await world.restart()
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    sweep = world.bot.get_cog("CharacterPoints")
+    assert await sweep.sweep_expired() == 2
+    english, german = gm_room.history()
+    assert english.content == (
+        "Expired: Parry 3 → 4 (20 CP) waited 7 days for a GM, so it is closed and nothing was "
+        "spent. Ask again with /character improve."
+    )
+    assert german.content.startswith("Abgelaufen: Elvish 0 → 1 (2 CP)")
+    assert english.components == [] and german.components == []
+    assert await sweep.sweep_expired() == 0  # once
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 40, spent 0, unspent 40"
