@@ -444,8 +444,11 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
             self.choice == "approve",
             now=bot.now(),
         )
-        await adopt_campaign_of(bot, guild_id, request)
-        with for_table():  # the GMs' shared message: the table's language, whoever presses
+        # The GMs' shared message keeps the language it was posted in, whoever presses;
+        # one posted before it was noted speaks the table's now.
+        if request.language is None:
+            await adopt_campaign_of(bot, guild_id, request)
+        with i18n.speaking(request.language or table_language()):
             text = decision_text(request, done, interaction.user.id)
         await interaction.response.edit_message(content=text, view=None)
 

@@ -367,6 +367,7 @@ async def test_the_gms_request_speaks_the_tables_language_not_the_players(world,
     assert "waits for a GM" in done.response.content
     request = ch.last_message
     assert request.content.startswith(f"Chronisten: <@{world.bob.id}> möchte bei **Ash** Parry")
+    client_languages.server = None  # the server turns English: the message keeps its German
     approved = await world.alice.click(request, label="Genehmigen")
     assert approved.response.content.startswith(f"Genehmigt von <@{world.alice.id}>:")
 
