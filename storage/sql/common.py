@@ -332,6 +332,10 @@ RETURNING id
         "forget_user_combatants": "UPDATE combatants SET removed = 1, controller_id = NULL "
         "WHERE controller_id = :user_id AND removed = 0",
         "forget_user_characters": "DELETE FROM characters WHERE owner_id = :user_id AND is_npc = 0",
+        # NPCs belong to their campaign, whose GMs manage them whoever made them: they stay,
+        # and their maker's id becomes 0 (no user; owner_id is NOT NULL).
+        "forget_user_npcs": "UPDATE characters SET owner_id = 0 "
+        "WHERE owner_id = :user_id AND is_npc = 1",
         # ---- fights
         "fight_by_id": f"SELECT {FIGHT_COLUMNS} FROM fights "
         "WHERE id = :fight_id AND guild_id = :guild_id",
