@@ -411,3 +411,21 @@ async def test_the_sweep_closes_an_expired_request_once_in_its_tables_language(
     assert await sweep.sweep_expired() == 0  # once
     ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
     assert ledger.splitlines()[0] == "CP earned 40, spent 0, unspent 40"
+
+
+async def test_the_sweep_closes_a_request_posted_where_it_was_asked(world, monkeypatch):
+    """Without a GM channel the request is the command's follow-up: the sweep finds it too."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=20, reason="S1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    await world.bob.click(asked.response, label="Spend 20 CP")
+    request = ch.last_message
+    assert "asks to raise" in request.content
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    assert await world.bot.get_cog("CharacterPoints").sweep_expired() == 1
+    closed = next(m for m in ch.history() if m.id == request.id)
+    assert closed.content.startswith("Expired: Parry 3 → 4 (20 CP)") and closed.components == []
