@@ -10,14 +10,16 @@ transaction (storage/rules_advancement.py); the prices are the rules core's (wir
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
@@ -32,22 +34,26 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
+from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from storage.errors import StorageError
+from storage.errors import Busy, NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
     REASON_SHOWN,
     REQUEST_DAYS,
     Advancement,
+    Improvement,
     Ledger,
     LedgerEntry,
     Quote,
+    Request,
     Totals,
 )
 from storage.rules_advancement import REQUEST_LIFE
+from wire import i18n
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
@@ -65,6 +71,8 @@ LEDGER_ID = re.compile(
     r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
     r":(?P<way>older|newer)"
 )
+SWEEP_BATCH = 50
+"""Expired requests closed per sweep (a minute); the next sweep goes on with the rest."""
 KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
 
 
@@ -436,32 +444,49 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
             self.choice == "approve",
             now=bot.now(),
         )
-        params = {
-            "stat": inert(request.stat_name),
-            "before": request.level_before,
-            "after": request.level_after,
-            "cost": request.cost,
-            "gm": f"<@{interaction.user.id}>",
-        }
-        if request.state == "expired":
-            text = tr(
-                "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
-                "so it is closed and nothing was spent. Ask again with /character improve.",
-                days=REQUEST_DAYS,
-                **params,
-            )
-        elif done is not None:
-            text = tr(
-                "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
-                name=inert(done.character.name),
-                **params,
-            )
-        else:
-            text = tr(
-                "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
-                **params,
-            )
+        # The GMs' shared message keeps the language it was posted in, whoever presses;
+        # one posted before it was noted speaks the table's now.
+        if request.language is None:
+            await adopt_campaign_of(bot, guild_id, request)
+        with i18n.speaking(request.language or table_language()):
+            text = decision_text(request, done, interaction.user.id)
         await interaction.response.edit_message(content=text, view=None)
+
+
+def decision_text(request: Request, done: Improvement | None, gm_id: int | None) -> str:
+    """What a request's message says once it is closed: approved (by `gm_id`, `done` the
+    change), refused, or expired (pressed late, or swept)."""
+    params = {
+        "stat": inert(request.stat_name),
+        "before": request.level_before,
+        "after": request.level_after,
+        "cost": request.cost,
+        "gm": f"<@{gm_id}>",
+    }
+    if request.state == "expired":
+        return tr(
+            "Expired: {stat} {before} → {after} ({cost} CP) waited {days} days for a GM, "
+            "so it is closed and nothing was spent. Ask again with /character improve.",
+            days=REQUEST_DAYS,
+            **params,
+        )
+    if done is not None:
+        return tr(
+            "Approved by {gm}: **{name}** {stat} {before} → {after} for {cost} CP.",
+            name=inert(done.character.name),
+            **params,
+        )
+    return tr(
+        "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
+        **params,
+    )
+
+
+async def adopt_campaign_of(bot: WireBot, guild_id: int, request: Request) -> None:
+    """Speak the request's campaign's fixed language, if it has one (a press in the GM channel
+    knows no campaign of its own)."""
+    with contextlib.suppress(NotFound):
+        adopt(await bot.store.get_campaign_by_id(guild_id, request.campaign_id))
 
 
 def decide_view(request_id: int) -> discord.ui.View:
@@ -480,9 +505,61 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DecideButton, LedgerButton)
+        if self.bot.background_tasks:
+            self.expire_requests.start()
 
     async def cog_unload(self) -> None:
+        self.expire_requests.cancel()
         self.bot.remove_dynamic_items(DecideButton, LedgerButton)
+
+    # ---- expiry ------------------------------------------------------------------------------
+    @tasks.loop(minutes=1)
+    async def expire_requests(self) -> None:
+        try:
+            await self.sweep_expired()
+        except Exception:  # discord.ext.tasks ends a loop for good on an unhandled error
+            log.exception("The CP request sweep failed; it runs again in a minute")
+
+    @expire_requests.before_loop
+    async def _before_expiry(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def sweep_expired(self) -> int:
+        """Close waiting improvements nobody decided in time, so no Approve / Refuse lingers on
+        the GMs' message; how many it closed. Those of this process's shards' servers only (as
+        the attacks' sweep, cogs/combat.py), up to SWEEP_BATCH per minute; one that fails is
+        logged and left for the next sweep."""
+        store = self.bot.store
+        try:
+            found = await store.expired_cp_requests(
+                self.bot.now(), SWEEP_BATCH, self.bot.config.own_shards
+            )
+        except Busy:
+            log.warning("CP request sweep: the database is busy; trying again in a minute")
+            return 0
+        closed = 0
+        for guild_id, request in found:
+            try:
+                if not await store.sweep_cp_request(guild_id, request.id, self.bot.now()):
+                    continue  # a press decided or closed it meanwhile, and edited the message
+            except Exception:
+                log.exception("CP request sweep: could not close request %s", request.id)
+                continue
+            closed += 1
+            await self._mark_expired(guild_id, replace(request, state="expired"))
+        return closed
+
+    async def _mark_expired(self, guild_id: int, request: Request) -> None:
+        if request.channel_id is None or request.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(request.channel_id, guild_id=guild_id)
+        # No interaction here: the note speaks the language the request was posted in.
+        with i18n.speaking(request.language or i18n.language()):
+            text = decision_text(request, None, None)
+        try:
+            await channel.get_partial_message(request.message_id).edit(content=text, view=None)
+        except discord.HTTPException as error:
+            log.info("Could not mark CP request %s expired: %s", request.id, error)
 
     # ---- the GMs' settings -------------------------------------------------------------
     async def _list_setting(
@@ -746,6 +823,7 @@ async def improve_command(
         )
 
     async def spend() -> str:
+        adopt(roller.campaign)  # the press is a new interaction: the campaign's language again
         done = await store.improve(
             roller.guild_id,
             roller.campaign.id,
@@ -766,19 +844,15 @@ async def improve_command(
         }
         if done.request_id is not None:
             until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
-            where = await ask_gms(
-                bot,
-                roller,
-                interaction,
-                tr(
+            with for_table():  # the GMs share it, and a GM's press edits it
+                text = tr(
                     "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
                     "for {cost} CP (open until {until}).",
                     user=interaction.user.id,
                     until=until,
                     **params,
-                ),
-                done.request_id,
-            )
+                )
+            where = await ask_gms(bot, roller, interaction, text, done.request_id)
             asked = tr(
                 "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
                 "days; the CP are held until then.",
@@ -805,15 +879,22 @@ async def improve_command(
 
 
 async def ask_gms(
-    bot: WireBot, roller: Roller, interaction: discord.Interaction, text: str, request_id: int
+    bot: WireBot,
+    roller: Roller,
+    interaction: discord.Interaction,
+    text: str,
+    request_id: int,
 ) -> int | None:
     """Post a request with its Approve / Refuse buttons in the campaign's GM channel (the id
     returned), or, without one or where the bot may not post there, in this channel (None)."""
+    with for_table():
+        view = decide_view(request_id)
     gm_channel = roller.campaign.gm_channel_id
     if gm_channel and gm_channel != roller.channel_id:
         channel = bot.get_partial_messageable(gm_channel, guild_id=roller.guild_id)
         try:
-            await channel.send(text, view=decide_view(request_id))
+            message = await channel.send(text, view=view)
+            await posted(bot, roller, request_id, message)
             return gm_channel
         except discord.HTTPException:
             log.warning(
@@ -821,8 +902,20 @@ async def ask_gms(
                 "posting it where it was asked",
                 roller.campaign.id,
             )
-    await interaction.followup.send(text, view=decide_view(request_id))
+    message = await interaction.followup.send(text, view=view, wait=True)
+    await posted(bot, roller, request_id, message)
     return None
+
+
+async def posted(bot: WireBot, roller: Roller, request_id: int, message: discord.Message) -> None:
+    """Keep where the request's message is, and its language, so the sweep can close it (if
+    that write fails, the request still waits, and a press closes it as before)."""
+    try:
+        await bot.store.cp_request_posted(
+            roller.guild_id, request_id, message.channel.id, message.id, table_language()
+        )
+    except StorageError:
+        log.warning("Could not note the message of CP request %s", request_id, exc_info=True)
 
 
 async def species_command(

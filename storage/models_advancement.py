@@ -187,6 +187,12 @@ class Request:
     created_at: str
     expires_at: str
     """UTC text (storage/rows.py's utc_text); pressed after it, the request closes as expired."""
+    channel_id: int | None = None
+    message_id: int | None = None
+    """Where the GMs' message was posted (None before it is, and for requests filed before
+    migration 16): the expiry sweep closes that message."""
+    language: str | None = None
+    """The language the GMs' message was written in: its later edits keep it."""
 
     def expired(self, now: str) -> bool:
         return self.state == "waiting" and self.expires_at <= now

@@ -386,8 +386,9 @@ class RuleStore(
     async def delete_user_data(self, user_id: int) -> dict[str, int]:
         """Forget a Discord user in every guild: their characters, projects, active choices,
         logged rolls and changes of health, GM roles, and their places in running fights, and
-        their id on the CP entries they made on other users' characters (user 0, "forgotten"), in
-        one transaction. Returns how many of each went."""
+        their id on the CP entries they made on other users' characters and on the NPCs they
+        made, which stay their campaigns' (user 0, "forgotten"), in one transaction. Returns
+        how many of each went."""
         deletes = {
             N_("rolls"): "forget_user_rolls",
             N_("projects"): "forget_user_projects",
@@ -396,6 +397,7 @@ class RuleStore(
             N_("health changes"): "forget_user_health",
             N_("combatants"): "forget_user_combatants",
             N_("characters"): "forget_user_characters",
+            N_("NPCs kept for their campaigns without your id"): "forget_user_npcs",
             N_("in-character post records"): "forget_user_posts",
             # After the characters: what is left is on other users' characters.
             N_("CP entries made anonymous"): "forget_user_cp_entries",

@@ -16,6 +16,7 @@ from typing import Any
 
 from storage.backend import Row, Transaction
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
+from storage.models import Shards
 from storage.models_advancement import (
     LEDGER_SHOWN,
     MAX_AWARD,
@@ -35,6 +36,7 @@ from storage.models_advancement import (
     Totals,
 )
 from storage.rows import utc_text
+from storage.rules_common import sweep_query
 from storage.validation import STAT_COUNTS, STAT_RANGES, check_kind, clean_name
 from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
 from wire.i18n import N_
@@ -792,6 +794,43 @@ class RuleAdvancement:
         async with self._read() as tx:
             rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
             return _request(rows[0]) if rows else None
+
+    async def cp_request_posted(
+        self, guild_id: int, request_id: int, channel_id: int, message_id: int, language: str
+    ) -> None:
+        """Note where a request's message for the GMs went, and its language (for the sweep)."""
+        async with self._write(guild_id) as tx:
+            await tx.execute(
+                "cp_request_posted",
+                {
+                    "request_id": request_id,
+                    "guild_id": guild_id,
+                    "channel_id": int(channel_id),
+                    "message_id": int(message_id),
+                    "language": language,
+                },
+            )
+
+    async def expired_cp_requests(
+        self, now: datetime, limit: int = 50, shards: Shards | None = None
+    ) -> list[tuple[int, Request]]:
+        """Waiting requests past their expiry whose message is known, across guilds, oldest
+        first, each with its guild's id (for the expiry sweep); with `shards`, only in the
+        guilds of those shards (a process sweeps its own)."""
+        if limit <= 0:
+            return []
+        rows = await self.backend.query(*sweep_query("expired_cp_requests", now, limit, shards))
+        return [(int(row[0]), _request(row[1:])) for row in rows]
+
+    async def sweep_cp_request(self, guild_id: int, request_id: int, now: datetime) -> bool:
+        """Close a waiting request past its expiry (nothing spent); False when a press decided
+        or closed it first, so its message is edited once."""
+        async with self._write(guild_id) as tx:
+            rows = await tx.fetch(
+                "cp_sweep_request",
+                {"request_id": request_id, "guild_id": guild_id, "now": utc_text(now)},
+            )
+            return bool(rows)
 
     async def decide_cp_request(
         self,

@@ -6,11 +6,14 @@ queue entry. It sits below all of them, so none of them imports another.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from datetime import datetime
 from typing import NamedTuple
 
 from storage.backend import Params, Row, Transaction
-from storage.models import RollRecord
+from storage.models import RollRecord, Shards
+from storage.rows import utc_text
 from wire.i18n import N_
 from wire.textcheck import normal_text
 
@@ -48,3 +51,15 @@ class QueuedRoll(NamedTuple):
 async def first_row(tx: Transaction, name: str, params: Params) -> Row | None:
     rows = await tx.fetch(name, params)
     return rows[0] if rows else None
+
+
+def sweep_query(name: str, now: datetime, limit: int, shards: Shards | None) -> tuple[str, Params]:
+    """An expiry sweep's statement and parameters: `name`, or with `shards` its
+    `<name>_of_shards` twin, which reads only the guilds of those shards (a process sweeps its
+    own servers)."""
+    params: Params = {"now": utc_text(now), "limit": limit}
+    if shards is None:
+        return name, params
+    params["shard_count"] = shards.count
+    params["shard_ids"] = json.dumps(list(shards.ids))
+    return f"{name}_of_shards", params

@@ -9,7 +9,6 @@ defence) is claimed at most once.
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,13 @@ from storage.backend import BUSY, Params
 from storage.errors import InvalidValue, NotFound, StorageError
 from storage.models import PendingAction, PrunedRolls, RollRecord, RollState, Shards
 from storage.rows import json_text, pending_from_row, roll_from_row, roll_params, utc_text
-from storage.rules_common import CAMPAIGN_GONE, LOGGED_ELSEWHERE, QueuedRoll, like_pattern
+from storage.rules_common import (
+    CAMPAIGN_GONE,
+    LOGGED_ELSEWHERE,
+    QueuedRoll,
+    like_pattern,
+    sweep_query,
+)
 
 MAX_INTEGER = 2**63 - 1
 """The largest id either database stores (a signed 64-bit integer)."""
@@ -270,11 +275,5 @@ class RuleRolls:
         with `shards`, only in the guilds of those shards (a process sweeps its own)."""
         if limit <= 0:
             return []
-        params: Params = {"now": utc_text(now), "limit": limit}
-        name = "expired_pending"
-        if shards is not None:
-            name = "expired_pending_of_shards"
-            params["shard_count"] = shards.count
-            params["shard_ids"] = json.dumps(list(shards.ids))
-        rows = await self.backend.query(name, params)
+        rows = await self.backend.query(*sweep_query("expired_pending", now, limit, shards))
         return [pending_from_row(row) for row in rows]

@@ -13,7 +13,7 @@ LEDGER_COLUMNS = (
 )
 REQUEST_COLUMNS = (
     "id, campaign_id, character_id, user_id, stat_kind, stat_name, level_before, level_after, "
-    "cost, state, decided_by, created_at, expires_at"
+    "cost, state, decided_by, created_at, expires_at, channel_id, message_id, language"
 )
 
 STATEMENTS: dict[str, str] = {
@@ -91,6 +91,13 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "cp_request": f"SELECT {REQUEST_COLUMNS} FROM cp_requests "
     "WHERE id = :request_id AND campaign_id IN "
     "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
+    "cp_request_posted": "UPDATE cp_requests SET channel_id = :channel_id, "
+    "message_id = :message_id, language = :language "
+    "WHERE id = :request_id AND campaign_id IN "
+    "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",
+    "cp_sweep_request": "UPDATE cp_requests SET state = 'expired' "
+    "WHERE id = :request_id AND state = 'waiting' AND expires_at <= :now AND campaign_id IN "
+    "(SELECT id FROM campaigns WHERE guild_id = :guild_id) RETURNING id",
     "cp_expire_request": "UPDATE cp_requests SET state = 'expired' "
     "WHERE id = :request_id AND state = 'waiting'",
     "cp_decide_request": "UPDATE cp_requests SET state = :state, decided_by = :user_id "

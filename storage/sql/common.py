@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from storage.sql.advancement import REQUEST_COLUMNS
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -94,6 +96,12 @@ SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.fin
     pending = (
         "SELECT id, guild_id, campaign_id, kind, payload, expires_at, channel_id, message_id\n"
         "  FROM pending_actions\n"
+    )
+    expired_requests = (
+        "SELECT c.guild_id, "
+        + ", ".join(f"r.{c.strip()}" for c in REQUEST_COLUMNS.split(","))
+        + " FROM cp_requests AS r JOIN campaigns AS c ON c.id = r.campaign_id"
+        " WHERE r.state = 'waiting' AND r.expires_at <= :now AND r.message_id IS NOT NULL"
     )
     is_gm = (
         "CASE WHEN EXISTS (SELECT 1 FROM campaign_gms AS g"
@@ -310,6 +318,11 @@ RETURNING id
         "expired_pending_of_shards": pending
         + " WHERE expires_at <= :now AND (guild_id >> 22) % :shard_count IN "
         f"({d.shard_ids}) ORDER BY expires_at, id LIMIT :limit",
+        # Waiting improvements past their expiry whose GMs' message is known (the CP sweep).
+        "expired_cp_requests": expired_requests + " ORDER BY r.expires_at, r.id LIMIT :limit",
+        "expired_cp_requests_of_shards": expired_requests
+        + f" AND (c.guild_id >> 22) % :shard_count IN ({d.shard_ids})"
+        " ORDER BY r.expires_at, r.id LIMIT :limit",
         # ---- a user's data, everywhere
         "forget_user_rolls": "DELETE FROM roll_log WHERE user_id = :user_id",
         "forget_user_projects": "DELETE FROM craft_projects WHERE owner_id = :user_id",
@@ -319,6 +332,10 @@ RETURNING id
         "forget_user_combatants": "UPDATE combatants SET removed = 1, controller_id = NULL "
         "WHERE controller_id = :user_id AND removed = 0",
         "forget_user_characters": "DELETE FROM characters WHERE owner_id = :user_id AND is_npc = 0",
+        # NPCs belong to their campaign, whose GMs manage them whoever made them: they stay,
+        # and their maker's id becomes 0 (no user; owner_id is NOT NULL).
+        "forget_user_npcs": "UPDATE characters SET owner_id = 0 "
+        "WHERE owner_id = :user_id AND is_npc = 1",
         # ---- fights
         "fight_by_id": f"SELECT {FIGHT_COLUMNS} FROM fights "
         "WHERE id = :fight_id AND guild_id = :guild_id",

@@ -336,3 +336,96 @@ async def test_help_names_every_cp_command_in_the_readers_words(world, client_la
         text = embed_of(await world.bob.slash(world.channel, "help", topic="cp"))["description"]
         assert [n for n in names if n not in text] == [], (locale, text)
         assert len(text) <= 2000
+
+
+async def test_the_gms_request_speaks_the_tables_language_not_the_players(world, client_languages):
+    """A German player at an English table: the GMs' request, its buttons and the decision
+    written into it are English; the player's own reply is German. And the reverse: a German
+    server's table reads German whoever asks or presses."""
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=40, reason="S1", characters="Ash")
+    client_languages.set(world.bob, "de")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="20 CP ausgeben")
+    assert "wartet auf einen Chronisten" in done.response.content, done.response.content
+    request = ch.last_message
+    assert request.content.startswith(f"GMs: <@{world.bob.id}> asks to raise **Ash**'s Parry")
+    assert [b.label for row in request.components for b in row.children] == [
+        "Approve",
+        "Refuse",
+    ]
+    client_languages.set(world.alice, "de")  # a German GM's press keeps the table's English
+    refused = await world.alice.click(request, label="Refuse")
+    assert refused.response.content.startswith(f"Refused by <@{world.alice.id}>: Parry 3 → 4")
+
+    client_languages.server = "de"  # a German server; the players' clients English
+    client_languages.set(world.bob, "en-US")
+    client_languages.set(world.alice, "en-US")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    done = await world.bob.click(asked.response, label="Spend 20 CP")
+    assert "waits for a GM" in done.response.content
+    request = ch.last_message
+    assert request.content.startswith(f"Chronisten: <@{world.bob.id}> möchte bei **Ash** Parry")
+    client_languages.server = None  # the server turns English: the message keeps its German
+    approved = await world.alice.click(request, label="Genehmigen")
+    assert approved.response.content.startswith(f"Genehmigt von <@{world.alice.id}>:")
+
+
+async def test_the_sweep_closes_an_expired_request_once_in_its_tables_language(
+    world, monkeypatch, client_languages
+):
+    """Nobody presses for 7 days: the sweep edits the GMs' message to "Expired", buttons gone,
+    in the language it was posted in (a German table's, though the server says English by
+    then), once; nothing is spent."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    gm_room = world.guild.create_text_channel("gm-room")
+    await world.alice.slash(ch, "campaign settings", gm_channel=gm_room)
+    await world.alice.slash(ch, "cp award", amount=40, reason="S1", characters="Ash, Bo")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    await world.bob.click(asked.response, label="Spend 20 CP")
+    (english,) = gm_room.history()
+    client_languages.server = "de"
+    asked = await world.carol.slash(ch, "character improve", skill="Elvish")
+    await world.carol.click(asked.response, label="Spend 2 CP")
+    german = gm_room.last_message
+    assert german.content.startswith("Chronisten:")
+    client_languages.server = None
+    sweep = world.bot.get_cog("CharacterPoints")
+    assert await sweep.sweep_expired() == 0  # not yet
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    await world.restart()
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    sweep = world.bot.get_cog("CharacterPoints")
+    assert await sweep.sweep_expired() == 2
+    english, german = gm_room.history()
+    assert english.content == (
+        "Expired: Parry 3 → 4 (20 CP) waited 7 days for a GM, so it is closed and nothing was "
+        "spent. Ask again with /character improve."
+    )
+    assert german.content.startswith("Abgelaufen: Elvish 0 → 1 (2 CP)")
+    assert english.components == [] and german.components == []
+    assert await sweep.sweep_expired() == 0  # once
+    ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
+    assert ledger.splitlines()[0] == "CP earned 40, spent 0, unspent 40"
+
+
+async def test_the_sweep_closes_a_request_posted_where_it_was_asked(world, monkeypatch):
+    """Without a GM channel the request is the command's follow-up: the sweep finds it too."""
+    from datetime import timedelta
+
+    await setup_table(world, approval=True)
+    ch = world.channel
+    await world.alice.slash(ch, "cp award", amount=20, reason="S1", characters="Ash")
+    asked = await world.bob.slash(ch, "character improve", skill="Parry")
+    await world.bob.click(asked.response, label="Spend 20 CP")
+    request = ch.last_message
+    assert "asks to raise" in request.content
+    later = world.bot.now() + timedelta(days=7, minutes=1)
+    monkeypatch.setattr(world.bot, "now", lambda: later)
+    assert await world.bot.get_cog("CharacterPoints").sweep_expired() == 1
+    closed = next(m for m in ch.history() if m.id == request.id)
+    assert closed.content.startswith("Expired: Parry 3 → 4 (20 CP)") and closed.components == []

@@ -61,3 +61,29 @@ async def test_forget_me_keeps_others_cp_ledgers_without_the_gms_name(world):
     assert ledger.splitlines()[0] == "CP earned 12, spent 0, unspent 12"
     assert "Session 1" in ledger
     assert "by a forgotten user" in ledger and str(world.bob.id) not in ledger, ledger
+
+
+async def test_forget_me_of_a_gm_keeps_their_npcs_for_the_campaign_without_their_id(
+    world, client_languages
+):
+    """NPCs belong to the campaign: a GM who forgets themselves leaves them to the other GMs,
+    who still show and change them; the reply says how many (in German too)."""
+    ch = world.channel
+    await world.alice.slash(ch, "campaign gm add", user=world.bob)
+    await world.bob.slash(ch, "character create", name="Goblin", sheet="Strength 2", npc=True)
+    client_languages.set(world.bob, "de")
+    ask = await world.bob.slash(ch, "privacy forget-me")
+    done = await world.bob.click(ask.response, label="Alle meine Daten löschen")
+    assert "1 NSC für ihre Kampagnen behalten, ohne deine ID" in done.response.content, (
+        done.response.content
+    )
+    campaign = await world.bot.store.campaign_for_channel(
+        world.guild.id, world.channel.id, world.alice.id
+    )
+    goblin = await world.bot.store.get_character(world.guild.id, campaign.id, "Goblin")
+    assert goblin.owner_id == 0
+    shown = await world.alice.slash(ch, "character show", name="Goblin")
+    assert "Goblin" in str(embed_of(shown)) and str(world.bob.id) not in str(embed_of(shown))
+    await world.alice.slash(ch, "character set", name="Goblin", attribute="Strength", value=3)
+    again = await world.alice.slash(ch, "character show", name="Goblin")
+    assert "Strength **3**" in str(embed_of(again))

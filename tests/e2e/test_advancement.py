@@ -143,12 +143,14 @@ async def test_a_session_of_character_points(
         "the request for the GMs",
     )
     assert request.channel_id == DEFAULT_GM_CHANNEL_ID, request
-    assert "(offen bis <t:" in request.content, request.content
+    # The GMs' message speaks the table's language (an English server's), not Bram's.
+    assert request.content.startswith("GMs: <@"), request.content
+    assert "(open until <t:" in request.content, request.content
     refused = await t.press(
-        button(request.body["components"], "Genehmigen"), request.message_id, by=CARA
+        button(request.body["components"], "Approve"), request.message_id, by=CARA
     )
     assert refused.ephemeral and "Only a GM" in refused.content, refused.content
-    approved = await t.press(button(request.body["components"], "Genehmigen"), request.message_id)
+    approved = await t.press(button(request.body["components"], "Approve"), request.message_id)
     assert approved.type == CALLBACK_UPDATE_MESSAGE, approved.data
     assert "**Jorun** Blocken 2 → 3" in approved.content, approved.content
 
@@ -420,11 +422,11 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
     expire_requests(db)
     ledger = await t.command("cp", {"character": "Jorun"}, by=BRAM, sub="show")
     assert "gehalten" not in ledger.embeds[0]["description"], ledger.embeds
-    late = await t.press(button(request.body["components"], "Genehmigen"), request.message_id)
+    late = await t.press(button(request.body["components"], "Approve"), request.message_id)
     assert late.type == CALLBACK_UPDATE_MESSAGE, late.data
     assert late.content.startswith("Expired: Blocken 2 → 3 (15 CP)"), late.content
     # the edit took the buttons off: a client that still shows them is told it is stale
-    again = await t.press(button(request.body["components"], "Ablehnen"), request.message_id)
+    again = await t.press(button(request.body["components"], "Refuse"), request.message_id)
     assert again.ephemeral and "no longer works" in again.content, again.content
     ledger = await t.command("cp", {"character": "Jorun"}, by=BRAM, sub="show")
     assert ledger.embeds[0]["description"].startswith("CP erhalten 30, ausgegeben 0, übrig 30"), (

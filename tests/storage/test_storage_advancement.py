@@ -353,3 +353,57 @@ async def test_species_costs_count_into_the_worth_and_travel_in_exports(
     assert prices.species == {} and prices.worth(theirs).species.name == "Elf"
     sheet, advancement = await store.set_character_species(GUILD, campaign.id, GM, "Ash", None)
     assert advancement.worth(sheet).species is None
+
+
+async def test_the_sweep_finds_expired_requests_with_a_message_of_its_shards_once(
+    store, make_campaign, make_character
+) -> None:
+    """An expired waiting request whose message is known is found by the process of its
+    server's shard and closed once; one filed before messages were kept (none noted) and a
+    fresh one are left for their buttons."""
+    from datetime import UTC, datetime, timedelta
+
+    from storage.models import Shards
+
+    step = 1 << 22  # guild ids this far apart land on consecutive shards
+    guilds = [5 * 2 * step + n * step + 7 for n in range(2)]
+    past = datetime.now(UTC) - timedelta(days=8)
+    ids = {}
+    for n, guild in enumerate(guilds):
+        campaign = await make_campaign(guild_id=guild)
+        await store.set_skill_categories(guild, campaign.id, GM, {"Parry": Category.COMBAT})
+        await store.set_advancement(guild, campaign.id, GM, approval=True)
+        ash = await make_character(campaign, "Ash", skills={"Parry": 3})
+        await store.award_cp(guild, campaign.id, GM, [ash.id], 100)
+        old = await store.improve(guild, campaign.id, PLAYER, "Ash", "Parry", now=past)
+        await store.cp_request_posted(guild, old.request_id, 300 + n, 400 + n, "de")
+        unposted = await store.improve(guild, campaign.id, PLAYER, "Ash", "Parry", 5, now=past)
+        fresh = await store.improve(guild, campaign.id, PLAYER, "Ash", "Parry", 6)
+        await store.cp_request_posted(guild, fresh.request_id, 300 + n, 500 + n, "en")
+        ids[guild] = (old.request_id, unposted.request_id)
+    now = datetime.now(UTC)
+    # Another guild's id names no request of this one.
+    await store.cp_request_posted(guilds[1], ids[guilds[0]][1], 1, 2, "en")
+
+    async def swept(shards: Shards | None) -> list[tuple[int, int]]:
+        return [(g, r.id) for g, r in await store.expired_cp_requests(now, 50, shards)]
+
+    assert await swept(None) == [(g, ids[g][0]) for g in guilds]
+    assert await swept(Shards(2, (1,))) == [(guilds[1], ids[guilds[1]][0])]
+    ((guild, request),) = await store.expired_cp_requests(now, 50, Shards(2, (0,)))
+    assert (guild, request.channel_id, request.message_id, request.language) == (
+        guilds[0],
+        300,
+        400,
+        "de",
+    )
+    assert not await store.sweep_cp_request(guilds[1], request.id, now)  # not that guild's
+    assert await store.sweep_cp_request(guild, request.id, now)
+    assert not await store.sweep_cp_request(guild, request.id, now)  # once
+    assert (await store.get_cp_request(guild, request.id)).state == "expired"
+    assert await swept(None) == [(guilds[1], ids[guilds[1]][0])]
+    # Filed before, and never posted: still waiting, closed by a press as before.
+    unposted = await store.get_cp_request(guild, ids[guild][1])
+    assert (unposted.state, unposted.message_id) == ("waiting", None)
+    closed, _ = await store.decide_cp_request(guild, unposted.id, GM, True)
+    assert closed.state == "expired"

@@ -213,6 +213,7 @@ async def test_delete_user_data_across_guilds(
         "health changes": 0,
         "combatants": 0,
         "characters": 2,
+        "NPCs kept for their campaigns without your id": 1,
         "in-character post records": 0,  # tests/storage/test_storage_incharacter.py has some
         "CP entries made anonymous": 0,  # tests/storage/test_storage_advancement.py has some
         "CP requests made anonymous": 0,
@@ -226,7 +227,13 @@ async def test_delete_user_data_across_guilds(
     assert [p.item for p in await store.list_projects(GUILD, here.id)] == ["Shield"]
     assert [r.interaction_id for r in await store.recent_rolls(GUILD, here.id)] == [3]
     assert await store.recent_rolls(OTHER_GUILD, there.id) == []
-    assert (await store.get_character(GUILD, here.id, "Their NPC")).id == npc.id
+    kept = await store.get_character(GUILD, here.id, "Their NPC")
+    assert (kept.id, kept.owner_id) == (npc.id, 0)  # the campaign's still, without PLAYER's id
+    assert await store.find_characters(GUILD, here.id, owner_id=PLAYER) == []
+    # Its GMs manage it as before: change it, then delete it.
+    assert (await store.set_stat(GUILD, here.id, GM, "Their NPC", "skill", "Lurk", 2)).owner_id == 0
+    await store.delete_character(GUILD, here.id, GM, "Their NPC")
+    assert [c.name for c in await store.find_characters(GUILD, here.id)] == ["Keep"]
 
 
 async def test_roller_context_is_the_channel_campaign_and_the_active_character(
