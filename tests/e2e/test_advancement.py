@@ -423,8 +423,18 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
     ledger = await t.command("cp", {"character": "Jorun"}, by=BRAM, sub="show")
     assert "gehalten" not in ledger.embeds[0]["description"], ledger.embeds
     late = await t.press(button(request.body["components"], "Approve"), request.message_id)
-    assert late.type == CALLBACK_UPDATE_MESSAGE, late.data
-    assert late.content.startswith("Expired: Blocken 2 → 3 (15 CP)"), late.content
+    if late.type == CALLBACK_UPDATE_MESSAGE:
+        assert late.content.startswith("Expired: Blocken 2 → 3 (15 CP)"), late.content
+    else:
+        # The bot's minute sweep closed it between the clock moving and the press: the message
+        # then reads the same, edited by the sweep, and the press is told it is stale.
+        assert late.ephemeral and "no longer works" in late.content, late.content
+        swept = [
+            e
+            for e in standin.message_events
+            if e.kind == "channel_edit" and e.message_id == request.message_id
+        ]
+        assert swept and swept[-1].body["content"].startswith("Expired: Blocken 2 → 3 (15 CP)")
     # the edit took the buttons off: a client that still shows them is told it is stale
     again = await t.press(button(request.body["components"], "Refuse"), request.message_id)
     assert again.ephemeral and "no longer works" in again.content, again.content
