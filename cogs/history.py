@@ -24,7 +24,7 @@ from wire.textcheck import clip
 
 UNSETTLED = {
     RollState.WAITING: N_("waiting for the defence"),
-    RollState.DEFENDED: N_("defended with buttons"),
+    RollState.DEFENDED: N_("settled by the defence roll"),
     RollState.EXPIRED: N_("expired without a defence"),
 }
 KINDS = {

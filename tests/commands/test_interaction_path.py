@@ -84,7 +84,7 @@ async def test_history_tells_a_waiting_attack_then_its_defence(world, monkeypatc
     await world.carol.click(attack.response, label="Parry")
     lines = embed_of(await world.alice.slash(world.channel, "history"))["description"].splitlines()
     assert "defend: 17 vs 23" in lines[0]
-    assert "attack on Ser Carol: total 23, defended with buttons" in lines[1]
+    assert "attack on Ser Carol: total 23, settled by the defence roll" in lines[1]
 
     world.dice.push(15)
     await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
