@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
+import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import load_dotenv
@@ -380,6 +381,16 @@ async def run(config: Config, force_sync: bool) -> int:
             await bot.connect()
     except discord.LoginFailure:
         print(f"Discord refused the token in DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
+        return 1
+    except aiohttp.ClientConnectorError as exc:
+        # Logging in found no way to Discord (no network, DNS, a firewall): a user's problem to
+        # fix outside the bot, so one line, not aiohttp's traceback. Once connected, discord.py
+        # reconnects by itself.
+        print(
+            f"Could not reach Discord at {exc.host}:{exc.port} ({exc.os_error or exc}). Check "
+            "the network (DNS, a firewall or proxy), then start the bot again.",
+            file=sys.stderr,
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the connection: privileged intents are not needed.", file=sys.stderr)

@@ -63,3 +63,40 @@ async def test_a_refused_token_is_one_line_exit_1_and_never_printed(standin, lau
     assert "Discord refused the token" in output
     assert wrong not in output
     assert "Traceback" not in output
+
+
+def test_no_way_to_discord_is_one_clear_line_and_exit_1(tmp_path):
+    """A token but no network (here: Discord's REST base at a port nothing listens on) ends in
+    one line saying what to check, not aiohttp's traceback."""
+    import socket
+
+    with socket.socket() as probe:  # a free port, closed again: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.abc.def"
+    launcher = REPO_ROOT / "tests" / "e2e" / "launcher.py"
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "WIRE_DEV_GUILD")}
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(launcher),
+            "--base",
+            f"http://127.0.0.1:{port}/api/v10",
+            "--gateway",
+            f"ws://127.0.0.1:{port}",
+        ],
+        env={
+            **clean,
+            "PYTHONPATH": str(REPO_ROOT),
+            "DISCORD_TOKEN": token,
+            "WIRE_DATABASE": str(tmp_path / "wire.db"),
+        },
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"Could not reach Discord at 127.0.0.1:{port}" in result.stderr
+    assert token not in result.stdout + result.stderr
