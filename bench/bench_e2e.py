@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bench_e2e [--count 3000] [--in-flight 50] [--rounds 2]
         [--guilds 2500] [--shards N] [--no-footprint] [--stub-storage] [--speed-extra DIR]
-        [--postgresql] [--tree DIR]
+        [--postgresql] [--tree DIR] [--command check|attack]
 
 1. Throughput and latency (INTERACTION_CREATE sent -> callback received) of `/check attr:3
    skill:5 vs:13` on bot.py with a database of 100,000 characters (bench_storage's builder,
@@ -28,6 +28,9 @@
    --tree DIR adds another checkout's bot.py (e.g. `git worktree add DIR HEAD~1`) before ours in
    each round, on the same data (built by that checkout's own code, in its own schema): a
    change measured against the code before it in one run.
+   --command attack measures `/attack str:3 skill:5 base:5 vs:13` (the seed's attack, outside a
+   fight) instead of the /check on bot.py, the tree and the shaped bot, whose /attack has the
+   same options and an answer of the same shape.
 2. Resident memory of bot.py after READY with --guilds guilds announced, and its CPU seconds over
    10 s idle; with --shards N, bot.py runs all N shards in its one process (WIRE_SHARD_COUNT),
    the guilds spread over them as Discord spreads them.
@@ -83,7 +86,7 @@ LAUNCHER = REPO_ROOT / "tests" / "e2e" / "launcher.py"
 BAREBOT = REPO_ROOT / "tests" / "e2e" / "barebot.py"
 STUB_BOT = REPO_ROOT / "bench" / "stub_bot.py"
 SHAPED = REPO_ROOT / "bench" / "shaped_barebot.py"
-SHAPED_NAME = "shaped_barebot.py /check"
+SHAPED_NAME = "shaped_barebot.py"
 SIZE = Size("100k characters", 1000, 1_000_000)
 
 
@@ -93,7 +96,7 @@ class Subject:
 
     name: str
     bot: Path
-    command: str  # "check" or "ping"
+    command: str  # "check", "attack" or "ping"
     env: dict[str, str] = field(default_factory=dict)
     speed_extra: bool = False  # compared with the bare bot on the speed extra too
 
@@ -236,7 +239,8 @@ def prepare(work: Path) -> tuple[Path, list[GuildSpec], list[tuple[int, int]]]:
 
 
 def makers(standin: Fakecord, players: list[tuple[int, int]], seed: int = 1130) -> dict:
-    """The interactions the bots answer, by command: a random player's /check or /ping."""
+    """The interactions the bots answer, by command: a random player's /check, /attack or
+    /ping."""
     rng = random.Random(seed)
 
     def check() -> dict:
@@ -246,13 +250,20 @@ def makers(standin: Fakecord, players: list[tuple[int, int]], seed: int = 1130) 
             guild_id=guild, user_id=user, require_synced=False,
         )  # fmt: skip
 
+    def attack() -> dict:
+        guild, user = rng.choice(players)
+        return standin.command_interaction(
+            "attack", {"str": 3, "skill": 5, "base": 5, "vs": 13},
+            guild_id=guild, user_id=user, require_synced=False,
+        )  # fmt: skip
+
     def ping() -> dict:
         guild, user = rng.choice(players)
         return standin.command_interaction(
             "ping", guild_id=guild, user_id=user, require_synced=False
         )
 
-    return {"check": check, "ping": ping}
+    return {"check": check, "attack": attack, "ping": ping}
 
 
 async def throughput(
@@ -355,9 +366,17 @@ def main(argv: list[str] | None = None) -> int:
         "--postgresql", action="store_true", help="add bot.py on a throwaway PostgreSQL server"
     )
     parser.add_argument(
+        "--command",
+        choices=("check", "attack"),
+        default="check",
+        help="what bot.py, the tree and the shaped bot answer (the bare bot answers /ping)",
+    )
+    parser.add_argument(
         "--tree", type=Path, help="add another checkout's bot.py (the code before a change)"
     )
     args = parser.parse_args(argv)
+    if args.command == "attack" and args.stub_storage:
+        parser.error("--stub-storage measures /check only (bench/stub_bot.py has no /attack)")
     with contextlib.ExitStack() as stack:
         postgres_dsn = None
         if args.postgresql:
@@ -368,22 +387,23 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
     """The benchmark, and its table printed."""
-    subjects = [Subject("bot.py /check (100k characters)", WIRE_BOT, "check")]
+    cmd = args.command
+    subjects = [Subject(f"bot.py /{cmd} (100k characters)", WIRE_BOT, cmd)]
     if args.stub_storage:
-        subjects.append(Subject("bot.py /check, storage stubbed", STUB_BOT, "check"))
+        subjects.append(Subject(f"bot.py /{cmd}, storage stubbed", STUB_BOT, cmd))
     if postgres_dsn is not None:
         on_postgres = {"WIRE_DATABASE": postgres_dsn}
-        subjects.append(Subject("bot.py /check, on PostgreSQL", WIRE_BOT, "check", on_postgres))
+        subjects.append(Subject(f"bot.py /{cmd}, on PostgreSQL", WIRE_BOT, cmd, on_postgres))
     if args.tree is not None:
         tree = args.tree.resolve()
         subjects.insert(
-            0, Subject(f"bot.py /check, {tree.name}", tree / "bot.py", "check", with_path(tree))
+            0, Subject(f"bot.py /{cmd}, {tree.name}", tree / "bot.py", cmd, with_path(tree))
         )
-    subjects.append(Subject(SHAPED_NAME, SHAPED, "check"))
+    subjects.append(Subject(f"{SHAPED_NAME} /{cmd}", SHAPED, cmd))
     subjects.append(Subject("barebot.py /ping", BAREBOT, "ping"))
     if args.speed_extra:
         extra = with_path(args.speed_extra.resolve())
-        subjects.insert(1, Subject("bot.py /check, speed extra", WIRE_BOT, "check", extra, True))
+        subjects.insert(1, Subject(f"bot.py /{cmd}, speed extra", WIRE_BOT, cmd, extra, True))
         subjects.append(Subject("barebot.py /ping, speed extra", BAREBOT, "ping", extra, True))
         # The stand-in speaks zstd-stream to a bot with zstandard: it needs it too.
         sys.path.insert(0, str(args.speed_extra.resolve()))
@@ -427,7 +447,7 @@ def run(args: argparse.Namespace, postgres_dsn: str | None) -> int:
               f"{figures['standin_cpu']:>9.3f}")  # fmt: skip
     names = [s.name for s in subjects]
     bare = medians[names.index("barebot.py /ping")]
-    shaped = medians[names.index(SHAPED_NAME)]
+    shaped = medians[names.index(f"{SHAPED_NAME} /{cmd}")]
     for subject, figures in zip(subjects, medians, strict=True):
         if subject.bot in (BAREBOT, SHAPED) or subject.speed_extra:
             continue

@@ -1,5 +1,6 @@
-"""A bare discord.py bot whose `/check` has the WIRE bot's options and answers with an answer of
-the same shape: the benchmark's second baseline (`python -m bench.bench_e2e`).
+"""A bare discord.py bot whose `/check` and `/attack` have the WIRE bot's options and answer with
+an answer of the same shape: the benchmark's second baseline (`python -m bench.bench_e2e`,
+`--command attack` for the attack).
 
 tests/e2e/barebot.py answers `/ping` with a constant embed: the floor discord.py itself sets.
 Against it, the WIRE bot's ratio also counts what any bot of that shape pays in discord.py: eleven
@@ -34,6 +35,7 @@ Attr = app_commands.Range[int, -10, 30]
 Skill = app_commands.Range[int, 0, 10]
 Mod = app_commands.Range[int, -50, 50]
 Target = app_commands.Range[int, -60, 150]
+Base = app_commands.Range[int, 0, 30]
 DieFace = app_commands.Range[int, 1, 20]
 Name = app_commands.Range[str, 1, 64]
 
@@ -74,6 +76,20 @@ def answer(who: str, label: str, die: int, modifier: int, vs: int) -> discord.Em
     return embed
 
 
+def attack_answer(who: str, die: int, modifier: int, base: int, vs: int) -> discord.Embed:
+    """The shape of WIRE's attack answer: a check's, with the damage line under the outcome."""
+    embed = answer(who, "Attack", die, modifier, vs)
+    total = die + modifier
+    degrees = abs(total - vs) // 3
+    damage = base + degrees if total >= vs else 0
+    embed.description = f"{embed.description}\n{base} base + {degrees} DoS = {damage} damage"
+    embed.set_field_at(2, name="Total", value=f"**{total}** vs defence {vs}")
+    return embed
+
+
+DEFENCES = [app_commands.Choice(name=n, value=n.casefold()) for n in ("Parry", "Block", "Dodge")]
+
+
 class ShapedBareBot(discord.Client):
     def __init__(self, dev_guild: int | None) -> None:
         super().__init__(intents=discord.Intents(guilds=True))
@@ -104,6 +120,35 @@ class ShapedBareBot(discord.Client):
             view.add_item(AgainButton(next(self.rolls)))
             await interaction.response.send_message(
                 embed=answer(interaction.user.name, label or "Check", die, modifier, vs),
+                view=view,
+                ephemeral=private,
+            )
+
+        @self.tree.command(name="attack", description="Attack against the defender's total")
+        @app_commands.guild_only()
+        @app_commands.rename(strength="str")
+        @app_commands.choices(defence=DEFENCES)
+        async def attack(
+            interaction: discord.Interaction,
+            strength: Attr | None = None,
+            skill: Skill | None = None,
+            base: Base | None = None,
+            vs: Target | None = None,
+            weapon: Name | None = None,
+            target: Name | None = None,
+            defence: app_commands.Choice[str] | None = None,
+            mod: Mod = 0,
+            roll: DieFace | None = None,
+            take10: bool = False,
+            private: bool = False,
+            npc: Name | None = None,
+        ) -> None:
+            die = 10 if take10 else roll or self.rng.randint(1, 20)
+            modifier = (strength or 0) + (skill or 0) + mod
+            view = discord.ui.View(timeout=None)
+            view.add_item(AgainButton(next(self.rolls)))
+            await interaction.response.send_message(
+                embed=attack_answer(interaction.user.name, die, modifier, base or 0, vs or 10),
                 view=view,
                 ephemeral=private,
             )
