@@ -323,6 +323,10 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Blocken (d20 +6): 38,2\u00a0% gegen **Aria**",
         "Ausweichen (d20 +1): 19,5\u00a0% gegen **Aria**",
         "Nicht gezeigt: **Goblin 1**, **Goblin 2**, deren Bögen nur für Chronisten sind.",
+        # what the sheet lacks counts 0, and the odds say so as a roll does (issue 31)
+        "Parieren steht nicht auf dem Bogen von Jorun und zählt deshalb 0.",
+        "Ausweichen steht nicht auf dem Bogen von Jorun und zählt deshalb 0.",
+        "Füge einen Wert mit /charakter setzen hinzu (eine Fertigkeit auf 0 ist ungeübt).",
     ]
     aria_panel = await ask("panel", by=ARIA)
     assert labels(aria_panel.data) == ["⚔️ Sword", "🎲 swing *hard*", "Sheet", "Defence odds"]
@@ -334,6 +338,8 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Parry (d20 +5): 42.8% against **Jorun**",
         "Dodge (d20 +2): 30% against **Jorun**",
         "Not shown: **Goblin 1**, **Goblin 2**, whose sheets are for the GMs' eyes.",
+        "Dodge is not on Aria's sheet, so it counts 0.",
+        "Add a stat with /character set (a skill at 0 is untrained).",
     ]
     gm_panel = await ask("panel", {"npc": "Goblin 1"})
     assert gm_panel.content.startswith("**Goblin 1**: quick actions, for you alone.")
@@ -349,7 +355,7 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Als **Jorun** gesagt."
     )
     assert await speak(table, "me", {"text": "ducks behind the cart"}, by=ARIA) == (
-        "Said as **Aria**."
+        "Done as **Aria**."
     )
     assert await speak(table, "say", {"text": "Grr!", "as": "Goblin 1"}, by=GM) == (
         "Said as **Goblin 1**."
