@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -187,10 +188,26 @@ async def test_a_quick_evening_in_two_languages(
     standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "wire.db"
+
+    async def scene(table: QuickEvening, bot: Any) -> Any:
+        return await evening(table, standin, launch_bot, bot, db)
+
+    await play(standin, launch_bot, db, scene)
+
+
+async def play(
+    standin: Fakecord,
+    launch_bot: LaunchBot,
+    db: Path,
+    scene: Callable[[QuickEvening, Any], Awaitable[Any]],
+) -> None:
+    """bot.py started on `db`, `scene` played at a QuickEvening table (it returns the bot it
+    ends with, after any restart), the transcript written even when it fails, the bot stopped
+    with nothing wrong in its log or the stand-in's checks."""
     bot = await start_wire(standin, launch_bot, db)
     table = QuickEvening(standin)
     try:
-        bot = await evening(table, standin, launch_bot, bot, db)
+        bot = await scene(table, bot)
     finally:
         table.write()
     assert_healthy(standin, bot)
