@@ -53,7 +53,7 @@ def gm_field(campaign: Campaign) -> str:
     if not campaign.gm_ids:
         return tr("Everyone with Manage Server (`/campaign gm add` names more)")
     return tr(
-        "{gms} and everyone with Manage Server",
+        "{gms} and everyone with Manage Server (`/campaign gm add` names more)",
         gms=", ".join(f"<@{g}>" for g in campaign.gm_ids),
     )
 

@@ -186,6 +186,35 @@ def sheet_health(character: Character) -> str:
     return " · ".join(parts)
 
 
+def created_line(character: Character, campaign: str) -> str:
+    """What /character create answers: what is still to add. A sheet made with its stats
+    (`sheet:`) is not told to add them; both still get weapons with /character weapon."""
+    params = {"name": inert(character.name), "campaign": inert(campaign)}
+    if character.attributes or character.skills:
+        if character.is_npc:
+            return tr(
+                "Created NPC **{name}** in {campaign}. Add weapons with `/character weapon`; "
+                "**Edit** below changes its stats.",
+                **params,
+            )
+        return tr(
+            "Created **{name}** in {campaign}. Add weapons with `/character weapon`; **Edit** "
+            "below changes its stats.",
+            **params,
+        )
+    if character.is_npc:
+        return tr(
+            "Created NPC **{name}** in {campaign}. Add stats with **Edit** below, weapons "
+            "with `/character weapon`.",
+            **params,
+        )
+    return tr(
+        "Created **{name}** in {campaign}. Add stats with **Edit** below, weapons with "
+        "`/character weapon`.",
+        **params,
+    )
+
+
 def sheet_problems(error: SheetTextError, override: str) -> str:
     """Every problem of a sheet text, one a line, and how to write it; `override` says how to
     keep a name the did-you-mean refused."""
@@ -404,19 +433,8 @@ class Characters(commands.GroupCog, group_name="character"):
             notes=notes,
             categories=stats.categories,
         )
-        params = {"name": inert(character.name), "campaign": inert(roller.campaign.name)}
         await interaction.response.send_message(
-            tr(
-                "Created NPC **{name}** in {campaign}. Add stats with **Edit** below, weapons "
-                "with `/character weapon`.",
-                **params,
-            )
-            if npc
-            else tr(
-                "Created **{name}** in {campaign}. Add stats with **Edit** below, weapons with "
-                "`/character weapon`.",
-                **params,
-            ),
+            created_line(character, roller.campaign.name),
             embed=sheet_embed(character),
             view=sheet_view(character),
             ephemeral=npc,

@@ -66,6 +66,7 @@ from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
     Blow,
     Campaign,
+    Combatant,
     Fight,
     HealthEntry,
     HealthTarget,
@@ -390,7 +391,10 @@ class Combat(commands.Cog):
         fight = await store.running_fight(roller.guild_id, roller.channel_id)
         member = fight.find(target) if fight is not None else None
         if fight is None or member is None:
-            return await store.get_character(roller.guild_id, roller.campaign.id, target), None
+            sheet = await store.get_character(roller.guild_id, roller.campaign.id, target)
+            member = copy_to_hit(fight, sheet) if fight is not None else None
+            if member is None:
+                return sheet, None
         if member.character_id is None:
             raise UserError(
                 tr(
@@ -881,6 +885,36 @@ def attacker_in(fight: Fight, roller: Roller) -> int | None:
     if not ids:
         return None
     return fight.current_id if fight.current_id in ids else ids[0]
+
+
+def copy_to_hit(fight: Fight, sheet: Character) -> Combatant | None:
+    """The combatant an attack on a sheet's own name hits in this fight: the sheet fights as
+    its copies (Goblin 1, Goblin 2...), so the one copy still standing, or a refusal naming
+    the copies to choose from; None when the sheet is not in the fight at all."""
+    copies = fight.copies_of(sheet.id)
+    standing = [c for c in copies if not c.health.down]
+    if len(standing) == 1 or len(copies) == 1:
+        return (standing or copies)[0]
+    if not copies:
+        return None
+    named = ", ".join(f"**{inert(c.name)}**" for c in standing or copies)
+    if not standing:
+        raise UserError(
+            tr(
+                "{name} fights here as {copies}, all down already, so the attack is not "
+                "rolled. To hurt one further anyway, a GM uses `/health damage`.",
+                name=inert(sheet.name),
+                copies=named,
+            )
+        )
+    raise UserError(
+        tr(
+            "{name} fights here as {copies}: attack one of them by its name, and its damage "
+            "counts on that one.",
+            name=inert(sheet.name),
+            copies=named,
+        )
+    )
 
 
 def _shows(message: discord.Message | None, pending: PendingAction) -> bool:

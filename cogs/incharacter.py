@@ -167,7 +167,11 @@ class InCharacter(commands.Cog):
             # A post nobody can trace back to its author must not stay up.
             await self.voices.delete(where, posted.message_id, posted.webhook_id)
             raise
-        said = tr("Said as **{name}**.", name=inert(name))
+        said = (
+            tr("Done as **{name}**.", name=inert(name))  # an emote is an action, not speech
+            if emote
+            else tr("Said as **{name}**.", name=inert(name))
+        )
         await interaction.followup.send(f"{said} {note}" if note else said, ephemeral=True)
 
     async def speaker(self, roller: Roller, as_: str | None) -> tuple[Character, str]:

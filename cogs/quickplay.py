@@ -23,7 +23,7 @@ from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.save_button import FORM_ID, SaveButton, answer_save_form, saved_text
 from cogs.utils.text import inert
 from storage.errors import StorageError
-from wire.i18n import tr
+from wire.i18n import N_, tr
 from wire.sheet import Character
 
 if TYPE_CHECKING:
@@ -89,7 +89,9 @@ class QuickPlay(commands.Cog):
         delete: bool = False,
         npc: Name | None = None,
     ) -> None:
-        roller = await load_roller(self.bot, interaction, npc)
+        roller = await load_roller(
+            self.bot, interaction, npc, as_npc=N_("list or change an NPC's saved rolls")
+        )
         sheet = _sheet(roller)
         store, guild, campaign = self.bot.store, roller.guild_id, roller.campaign.id
         if name is None:
@@ -184,7 +186,7 @@ class QuickPlay(commands.Cog):
     @app_commands.describe(npc="GMs: an NPC's panel")
     @app_commands.autocomplete(npc=ac.npc_names)
     async def panel(self, interaction: discord.Interaction, npc: Name | None = None) -> None:
-        roller = await load_roller(self.bot, interaction, npc)
+        roller = await load_roller(self.bot, interaction, npc, as_npc=N_("open an NPC's panel"))
         await send_panel(interaction, _sheet(roller), roller.campaign, roller.name)
 
 

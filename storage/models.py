@@ -513,6 +513,11 @@ class Fight:
         folded = name.strip().casefold()
         return next((c for c in self.combatants if c.name.casefold() == folded), None)
 
+    def copies_of(self, character_id: int) -> list[Combatant]:
+        """The combatants that fight from this sheet (Goblin 1, Goblin 2...), in fight order:
+        in a fight a sheet is hit through one of them, never as the sheet itself."""
+        return [c for c in self.order() if c.character_id == character_id]
+
 
 @dataclass(frozen=True, slots=True)
 class NewCombatant:

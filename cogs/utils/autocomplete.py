@@ -15,7 +15,7 @@ from discord import app_commands
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
-from storage.models import Campaign
+from storage.models import Campaign, Fight
 from wire.i18n import tr
 from wire.sheet import Character, find_stat
 
@@ -198,29 +198,53 @@ async def npc_names(interaction: discord.Interaction, current: str) -> Choices:
     return await _characters(interaction, current, is_npc=True, mine=False)
 
 
-async def combatant_names(interaction: discord.Interaction, current: str) -> Choices:
-    """The running fight's combatants in this channel."""
+async def _fight_here(interaction: discord.Interaction) -> Fight | None:
+    """The running fight in this channel, or None (also where the store cannot answer)."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        return []
+        return None
     try:
-        fight = await store_of(interaction).running_fight(
+        return await store_of(interaction).running_fight(
             interaction.guild_id, interaction.channel_id
         )
     except StorageError:
-        return []
+        return None
+
+
+async def combatant_names(interaction: discord.Interaction, current: str) -> Choices:
+    """The running fight's combatants in this channel."""
+    fight = await _fight_here(interaction)
     if fight is None:
         return []
     return choices(((c.name, c.name) for c in fight.order()), current)
 
 
+async def _fighting_sheets(interaction: discord.Interaction, fight: Fight | None) -> set[str]:
+    """The names (casefolded) of the sheets whose copies fight here: in a fight, Goblin is hit
+    as Goblin 1 or Goblin 2, so its sheet's own name is no target to offer beside them."""
+    if fight is None or interaction.guild_id is None:
+        return set()
+    names: set[str] = set()
+    for character_id in {c.character_id for c in fight.combatants} - {None}:
+        try:
+            sheet = await store_of(interaction).get_character_by_id(
+                interaction.guild_id, fight.campaign_id, character_id
+            )
+        except StorageError:
+            continue
+        names.add(sheet.name.casefold())
+    return names
+
+
 async def combatants_or_characters(interaction: discord.Interaction, current: str) -> Choices:
-    """For /health and attack targets: the fight's combatants first, then the characters.
+    """For /health and attack targets: the fight's combatants first, then the characters,
+    without the sheets that fight here as copies (their copies are the targets).
 
     A player is offered only the NPCs already in play: those in this channel's fight and those
     that rolled in public lately; the GMs' prepared NPCs stay theirs until they show them.
     """
-    fighting = await combatant_names(interaction, current)
-    taken = {c.value.casefold() for c in fighting}
+    fight = await _fight_here(interaction)
+    fighting = choices(((c.name, c.name) for c in fight.order()), current) if fight else []
+    taken = {c.value.casefold() for c in fighting} | await _fighting_sheets(interaction, fight)
     sheets = [
         c for c in await seen_characters(interaction, current) if c.value.casefold() not in taken
     ]

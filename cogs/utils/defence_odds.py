@@ -20,11 +20,12 @@ import discord
 
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.embeds import defence_name
-from cogs.utils.rolling import actor_of, npc_secret
+from cogs.utils.rolling import actor_of, missing_note, npc_secret
 from cogs.utils.text import inert
 from storage.errors import NotFound
 from storage.models import Campaign, Fight
 from wire import i18n
+from wire.check import Modifier
 from wire.combat import Defence, defence_chance
 from wire.i18n import tr
 from wire.odds import compute_odds
@@ -181,15 +182,28 @@ async def defence_odds_reply(
     if interaction.guild_id is not None and interaction.channel_id is not None:
         fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
     if fight is None:
-        return defence_odds_text(character, name)
-    gm = pressed.campaign.is_gm(actor_of(interaction))
-    attackers = await fight_attackers(bot, fight, character, pressed.campaign, gm=gm)
-    takes10 = character.is_npc and pressed.campaign.npc_take10
-    text = (
-        fight_odds_text(character, fight, attackers, takes10=takes10, name=name)
-        if attackers.shown
-        else defence_odds_text(character, name)
-    )
-    if attackers.hidden:
-        text += "\n" + hidden_note(attackers.hidden)
+        text = defence_odds_text(character, name)
+    else:
+        gm = pressed.campaign.is_gm(actor_of(interaction))
+        attackers = await fight_attackers(bot, fight, character, pressed.campaign, gm=gm)
+        takes10 = character.is_npc and pressed.campaign.npc_take10
+        text = (
+            fight_odds_text(character, fight, attackers, takes10=takes10, name=name)
+            if attackers.shown
+            else defence_odds_text(character, name)
+        )
+        if attackers.hidden:
+            text += "\n" + hidden_note(attackers.hidden)
+    if missing := missing_defence_stats(character):
+        text += "\n" + missing
     return clip(text, CONTENT_MAX)
+
+
+def missing_defence_stats(character: Character) -> str | None:
+    """The note a roll gives for the stats its defences count as 0 because the sheet lacks
+    them (an untrained Dodge), once each: "Dodge (d20 +2)" alone read as a trained Dodge."""
+    absent: dict[str, Modifier] = {}
+    for defence in available_defences(character):
+        for modifier in defence_modifiers(character, defence):
+            absent.setdefault(modifier.label, modifier)
+    return missing_note(absent.values())

@@ -99,10 +99,20 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     )
 
 
+ROLL_AS_NPC = N_("roll as an NPC")
+
+
 async def load_roller(
-    bot: WireBot, interaction: discord.Interaction, npc: str | None = None
+    bot: WireBot,
+    interaction: discord.Interaction,
+    npc: str | None = None,
+    *,
+    as_npc: str = ROLL_AS_NPC,
 ) -> Roller:
-    """The campaign of this channel, and the active character or (GMs only) a named NPC."""
+    """The campaign of this channel, and the active character or (GMs only) a named NPC.
+
+    `as_npc`: what a player is refused when naming an NPC (an N_ template), so the refusal
+    names the command's own deed: opening an NPC's panel is not rolling."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
     store = bot.store
@@ -113,7 +123,7 @@ async def load_roller(
             interaction.guild_id, interaction.channel_id, actor
         )
         if not campaign.is_gm(actor):
-            raise campaign.gm_only(N_("roll as an NPC"))
+            raise campaign.gm_only(as_npc)
         character, name = await npc_sheet(
             bot, interaction.guild_id, campaign, interaction.channel_id, npc
         )

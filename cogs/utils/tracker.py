@@ -71,6 +71,14 @@ def health_line(entry: HealthEntry, *, numbers: bool) -> str:
         shown = looks(entry.health) if entry.health else descriptor(change.after, entry.maximum)
         return tr("{name} is {looks}.", name=name, looks=tr(shown))
     pool = pool_name(change.pool)
+    if entry.reason == "heal" and change.after <= change.before:  # "HP 23 → 23" read as a heal
+        return tr(
+            "{name} has full {pool} already ({value} of {maximum}): nothing was healed.",
+            name=name,
+            pool=pool,
+            value=change.after,
+            maximum=entry.maximum,
+        )
     soaked = " " + tr("(armour took {armour})", armour=change.armour) if change.armour else ""
     down = f" · **{tr('down')}**" if change.after <= 0 < change.before else ""
     return f"{name}: {pool} {change.before} → {change.after}{soaked}{down}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +34,11 @@ STALE_MESSAGE = N_(
 CLOSING_MESSAGE = N_("The bot is restarting and took no action. Try again in a minute.")
 
 
-def describe_error(error: Exception) -> tuple[str, bool]:
+def describe_error(error: Exception, *, explain_gms: bool = True) -> tuple[str, bool]:
     """(message for the user, whether it is a bug worth a traceback).
+
+    `explain_gms`: a GMs-only refusal says who the GMs are and how one becomes one; without
+    it, for one who has read that already, it is one short sentence (`gm_only_message`).
 
     A user error's message is shown as it is: the cogs show any name in it through `inert`, and
     a text option refused on arrival (`options.TextRejected`) names the option, not the text.
@@ -43,7 +47,7 @@ def describe_error(error: Exception) -> tuple[str, bool]:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, GmOnly):
-        return gm_only_message(error), False  # the GMs as mentions
+        return gm_only_message(error, explain=explain_gms), False  # the GMs as mentions
     if isinstance(error, StorageError):
         return inert(storage_message(error)), False
     if isinstance(error, USER_ERRORS):
@@ -80,8 +84,9 @@ def storage_message(error: StorageError) -> str:
     return tr(str(error))
 
 
-def gm_only_message(error: GmOnly) -> str:
-    """GmOnly's refusal in the language in use: who the GMs are, and how one becomes one."""
+def gm_only_message(error: GmOnly, *, explain: bool = True) -> str:
+    """GmOnly's refusal in the language in use: who the GMs are, and how one becomes one; or,
+    not to `explain` it again to one who has read it, what was refused and where to look."""
     listed = ", ".join(f"<@{gm}>" for gm in error.gm_ids[:10])
     if len(error.gm_ids) > 10:
         listed += " " + tr("and {n} more", n=len(error.gm_ids) - 10)
@@ -90,6 +95,12 @@ def gm_only_message(error: GmOnly) -> str:
         "action": tr(error.action, **{key: inert(name) for key, name in error.names.items()}),
         "gms": listed,
     }
+    if not explain:
+        return tr(
+            "Only a GM of {campaign} can {action} (`/campaign info` names its GMs).",
+            campaign=params["campaign"],
+            action=params["action"],
+        )
     if listed:
         return tr(
             "Only a GM of {campaign} can {action}. Its GMs are {gms} and everyone with Manage "
@@ -189,12 +200,41 @@ def options_match(interaction: discord.Interaction) -> bool:
     return True
 
 
+class FirstTime:
+    """Who has met something once already, per server and user: the GMs-only refusal explains
+    who the GMs are and how one becomes one the first time a user meets it, then says only
+    what was refused (issue 31: the same two sentences on every refusal drowned the reason).
+
+    Kept in memory, at most `limit` users (the longest unseen forgotten first), so a hostile
+    server's crowd cannot grow it; after a restart the explanation comes once more."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self._seen: OrderedDict[tuple[int | None, int], None] = OrderedDict()
+
+    def first(self, guild_id: int | None, user_id: int) -> bool:
+        """True the first time this user is asked about here, False after."""
+        key = (guild_id, user_id)
+        if key in self._seen:
+            self._seen.move_to_end(key)
+            return False
+        self._seen[key] = None
+        if len(self._seen) > self.limit:
+            self._seen.popitem(last=False)
+        return True
+
+
 class WireTree(app_commands.CommandTree):
     """Every interaction the bot answers passes here: slash commands through discord.py's own
     hooks, button presses and modal submits through `run`, so all are counted in flight (a
     shutdown waits for them), answered on any error, and logged in one line."""
 
     client: WireBot
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gm_refusals = FirstTime()
+        """Who was told who the GMs are (on their first GMs-only refusal)."""
 
     async def admit(self, interaction: discord.Interaction) -> bool:
         """Start an interaction's accounting, or refuse it (answered) while the bot closes."""
@@ -237,7 +277,7 @@ class WireTree(app_commands.CommandTree):
             self.finish(interaction, "ok")
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
-        message, is_bug = describe_error(error)
+        message, is_bug = describe_error(error, explain_gms=self._explain_gms(interaction, error))
         if is_bug:
             log.error(
                 "Unhandled error in %s (guild %s)",
@@ -252,6 +292,13 @@ class WireTree(app_commands.CommandTree):
         finally:
             if interaction.type is not discord.InteractionType.autocomplete:
                 self.finish(interaction, "bug" if is_bug else refusal(error, message))
+
+    def _explain_gms(self, interaction: discord.Interaction, error: Exception) -> bool:
+        """Whether a GMs-only refusal explains the GMs: on the user's first one only."""
+        original = getattr(error, "original", error)
+        if not isinstance(original, GmOnly):
+            return True
+        return self.gm_refusals.first(interaction.guild_id, interaction.user.id)
 
     def finish(self, interaction: discord.Interaction, outcome: str) -> None:
         """Account for a finished interaction (exactly once)."""

@@ -12,6 +12,7 @@ async def info(actor, channel) -> dict:
 
 
 MANAGERS_ONLY = "Everyone with Manage Server (`/campaign gm add` names more)"
+MANAGERS_MORE = "Manage Server (`/campaign gm add` names more)"
 
 
 async def test_the_default_campaign_needs_no_setup_and_nobody_is_gm_by_being_first(world):
@@ -43,7 +44,7 @@ async def test_creating_a_campaign_takes_a_gm_and_binds_a_free_channel(world):
     assert "Created **Dragonfall**" in result.response.content
     embed = await info(world.carol, world.channel)
     assert embed["title"] == "Dragonfall"
-    assert field(embed, "GMs") == f"<@{world.bob.id}> and everyone with Manage Server"
+    assert field(embed, "GMs") == f"<@{world.bob.id}> and everyone with {MANAGERS_MORE}"
     assert (await info(world.carol, other))["title"] == "Default"
     listing = embed_of(await world.carol.slash(world.channel, "campaign list"))
     assert "**Dragonfall** ← this channel" in listing["description"]
@@ -118,7 +119,7 @@ async def test_gm_add_and_remove_and_managers_stay(world):
     assert added.response.content == f"<@{world.bob.id}> is now a GM of **Default**."
     added = await world.bob.slash(world.channel, "campaign gm add", user=world.carol)
     assert field(await info(world.carol, world.channel), "GMs") == (
-        f"<@{world.bob.id}>, <@{world.carol.id}> and everyone with Manage Server"
+        f"<@{world.bob.id}>, <@{world.carol.id}> and everyone with {MANAGERS_MORE}"
     )
     owner = await world.bob.slash(world.channel, "campaign gm remove", user=world.alice)
     assert owner.response.ephemeral and "Manage Server always is" in owner.response.content

@@ -149,7 +149,7 @@ async def test_a_scene_in_character(standin: Fakecord, launch_bot: LaunchBot, tm
     assert await scene.say("Hold the gate! @everyone", by=ARIA) == "Said as **Aria**."
     assert await scene.say("Never.", by=BRAM) == "Said as **Bram**."
     assert await scene.say("snarls", by=GM, emote=True, **{"as": "Goblin"}) == (
-        "Said as **Goblin**."
+        "Done as **Goblin**."
     )
     cb = await scene.command(
         "say", {"text": "We meet again.", "as": "Discordia"}, by=GM, locale="de"

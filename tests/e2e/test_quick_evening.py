@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -187,10 +188,26 @@ async def test_a_quick_evening_in_two_languages(
     standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "wire.db"
+
+    async def scene(table: QuickEvening, bot: Any) -> Any:
+        return await evening(table, standin, launch_bot, bot, db)
+
+    await play(standin, launch_bot, db, scene)
+
+
+async def play(
+    standin: Fakecord,
+    launch_bot: LaunchBot,
+    db: Path,
+    scene: Callable[[QuickEvening, Any], Awaitable[Any]],
+) -> None:
+    """bot.py started on `db`, `scene` played at a QuickEvening table (it returns the bot it
+    ends with, after any restart), the transcript written even when it fails, the bot stopped
+    with nothing wrong in its log or the stand-in's checks."""
     bot = await start_wire(standin, launch_bot, db)
     table = QuickEvening(standin)
     try:
-        bot = await evening(table, standin, launch_bot, bot, db)
+        bot = await scene(table, bot)
     finally:
         table.write()
     assert_healthy(standin, bot)
@@ -323,6 +340,10 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Blocken (d20 +6): 38,2\u00a0% gegen **Aria**",
         "Ausweichen (d20 +1): 19,5\u00a0% gegen **Aria**",
         "Nicht gezeigt: **Goblin 1**, **Goblin 2**, deren Bögen nur für Chronisten sind.",
+        # what the sheet lacks counts 0, and the odds say so as a roll does (issue 31)
+        "Parieren steht nicht auf dem Bogen von Jorun und zählt deshalb 0.",
+        "Ausweichen steht nicht auf dem Bogen von Jorun und zählt deshalb 0.",
+        "Füge einen Wert mit /charakter setzen hinzu (eine Fertigkeit auf 0 ist ungeübt).",
     ]
     aria_panel = await ask("panel", by=ARIA)
     assert labels(aria_panel.data) == ["⚔️ Sword", "🎲 swing *hard*", "Sheet", "Defence odds"]
@@ -334,6 +355,8 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Parry (d20 +5): 42.8% against **Jorun**",
         "Dodge (d20 +2): 30% against **Jorun**",
         "Not shown: **Goblin 1**, **Goblin 2**, whose sheets are for the GMs' eyes.",
+        "Dodge is not on Aria's sheet, so it counts 0.",
+        "Add a stat with /character set (a skill at 0 is untrained).",
     ]
     gm_panel = await ask("panel", {"npc": "Goblin 1"})
     assert gm_panel.content.startswith("**Goblin 1**: quick actions, for you alone.")
@@ -349,7 +372,7 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Als **Jorun** gesagt."
     )
     assert await speak(table, "me", {"text": "ducks behind the cart"}, by=ARIA) == (
-        "Said as **Aria**."
+        "Done as **Aria**."
     )
     assert await speak(table, "say", {"text": "Grr!", "as": "Goblin 1"}, by=GM) == (
         "Said as **Goblin 1**."

@@ -138,6 +138,8 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
         "Parry (d20 +7): 52.5% against **Bram**",  # Strength 5 now: d - a >= 0, 210 pairs
         "Dodge (d20 +2): 30% against **Bram**",
         "Not shown: **Goblin 1**, **Goblin 2**, **Goblin 3**, whose sheets are for the GMs' eyes.",
+        "Dodge is not on Aria's sheet, so it counts 0.",
+        "Add a stat with /character set (a skill at 0 is untrained).",
     ]
     gm_panel = await table.command("panel", {"npc": "Goblin 1"}, public=False)
     assert gm_panel.content.startswith("**Goblin 1**: quick actions")
@@ -200,6 +202,8 @@ async def test_the_panel_in_german(
         "Ausweichen (d20 +2): 30\u00a0% gegen **Bram**",
         "Nicht gezeigt: **Goblin 1**, **Goblin 2**, **Goblin 3**, deren Bögen nur für Chronisten "
         "sind.",
+        "Ausweichen steht nicht auf dem Bogen von Aria und zählt deshalb 0.",
+        "Füge einen Wert mit /charakter setzen hinzu (eine Fertigkeit auf 0 ist ungeübt).",
     ]
     payload = standin.command_interaction(
         "character", {}, subcommand="show", user_id=PLAYER_A, locale="de"
