@@ -146,9 +146,12 @@ class Fight:
     ended: bool = False
 
     def order(self) -> list[Combatant]:
-        """The turn order of this round (a surprise penalty counts in round 1 only)."""
+        """The turn order of this round (a surprise penalty counts in round 1 only); a tie goes
+        to the higher Reaction, then to who joined first (`position`), whatever order the
+        combatants came in."""
         by_id = {c.id: c for c in self.combatants}
-        keys = turn_order([(c.id, c.initiative) for c in self.combatants], self.round)
+        joined = sorted(self.combatants, key=lambda c: c.position)
+        keys = turn_order([(c.id, c.initiative) for c in joined], self.round)
         return [by_id[k] for k in keys]
 
     def current(self) -> Combatant | None:
