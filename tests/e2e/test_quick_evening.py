@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from cogs.utils.sheet_edit import TEXT_ID
 
 from .conftest import LaunchBot
 from .standin import (
+    CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
@@ -156,7 +158,16 @@ class QuickEvening(Evening):
             select_id, message_id, component_type=3, values=[value], user_id=by,
             locale=LOCALES[by], **({"permissions": MANAGER_PERMISSIONS} if by == GM else {}),
         )  # fmt: skip
-        return self.answered(await self.standin.send_interaction(payload, timeout=WAIT))
+        cb = self.answered(await self.standin.send_interaction(payload, timeout=WAIT))
+        if cb.type != CALLBACK_UPDATE_MESSAGE:
+            return cb  # refused before the menu changed
+        # A pick takes the menu's select away (its response); the attack answers after it.
+        assert components(cb.data or {}) == [], cb.data
+        event = await self.standin.wait_message_event(
+            "followup", predicate=lambda e: e.token == cb.token, timeout=WAIT
+        )
+        answer = replace(cb, type=CALLBACK_CHANNEL_MESSAGE, data=event.body)
+        return replace(answer, message_id=event.message_id)
 
     async def submit(self, form: Callback, values: str | dict[str, Any], *, by: int) -> Callback:
         """Submit a form the bot showed: a text (the Save form's name) or every input's value."""
