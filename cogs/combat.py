@@ -66,6 +66,7 @@ from storage.errors import Busy, InvalidValue, NotFound
 from storage.models import (
     Blow,
     Campaign,
+    Fight,
     HealthEntry,
     HealthTarget,
     PendingAction,
@@ -249,9 +250,14 @@ class Combat(commands.Cog):
         # A plain attack only: the pick from the opponents rolls a fresh die in public, so an
         # attack with its own die, a take 10, a defence or private would lose them there.
         plain = roll is None and not take10 and not private and defence is None
+        # The channel's fight, read once for the whole attack (its offer, target and turn); an
+        # attack on a total given (vs:) has nothing to do with one.
+        fight = None
+        if target is not None or vs is None:
+            fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
         if vs is None and target is None and plain:
             numbers = (strength, skill, base)
-            if await offer_opponents(interaction, roller, line, numbers, mod):
+            if await offer_opponents(interaction, roller, fight, line, numbers, mod):
                 return
         if (vs is None) == (target is None):
             raise UserError(tr("Give the defender's total with vs, or a character with target."))
@@ -265,7 +271,7 @@ class Combat(commands.Cog):
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
-        defender, blow = await self._defender(roller, target, kind)
+        defender, blow = await self._defender(roller, fight, target, kind)
         if blow is not None and is_replay(interaction):
             raise UserError(
                 tr(
@@ -385,14 +391,13 @@ class Combat(commands.Cog):
         )
 
     async def _defender(
-        self, roller: Roller, target: str, kind: DamageKind
+        self, roller: Roller, fight: Fight | None, target: str, kind: DamageKind
     ) -> tuple[Character, Blow | None]:
         """The target's sheet, and where the damage goes if it is in this channel's fight.
 
         A combatant keeps its own name ("Goblin 2") over its sheet's; its health is its own.
         """
         store = self.bot.store
-        fight = await store.running_fight(roller.guild_id, roller.channel_id)
         member = fight.find(target) if fight is not None else None
         if fight is None or member is None:
             return await store.get_character(roller.guild_id, roller.campaign.id, target), None

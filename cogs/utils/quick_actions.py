@@ -783,6 +783,7 @@ ITEMS = (
 async def offer_opponents(
     interaction: discord.Interaction,
     roller: Roller,
+    fight: Fight | None,
     line: AttackLine,
     numbers: tuple[int | None, int | None, int | None],
     mod: int,
@@ -792,7 +793,6 @@ async def offer_opponents(
     character = roller.character
     if character is None:
         return False
-    fight = await _bot(interaction).store.running_fight(roller.guild_id, roller.channel_id)
     if fight is None:
         return False
     if line.weapon is not None:
