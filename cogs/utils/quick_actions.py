@@ -386,8 +386,9 @@ def attack_claim(
     rules = pressed.campaign.turn_rules
     by_gm = pressed.campaign.is_gm(actor_of(interaction))
     verdict = fight.may_attack(attacker.id if attacker else None, rules, by_gm=by_gm, name=who)
-    if not verdict.allowed:
-        raise UserError(tr(verdict.reason, **verdict.values))
+    if not verdict.allowed:  # the names are the table's own: shown inert
+        shown = {k: inert(v) if isinstance(v, str) else v for k, v in verdict.values.items()}
+        raise UserError(tr(verdict.reason, **shown))
     return AttackClaim(fight.step, attacker.attacks if attacker else 0)
 
 
