@@ -289,8 +289,6 @@ class AttackClaim:
 
     step: int
     attacks: int
-    combatant_id: int = 0
-    """The attacker the control was made for (0: whoever the attack names)."""
 
 
 __all__ = [
