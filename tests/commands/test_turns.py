@@ -9,6 +9,7 @@ from simcord import actors
 
 from tests.commands.at_once import without_waiting
 from tests.commands.conftest import embed_of
+from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table, line_of
 
 USED = "That menu was used already"
@@ -29,10 +30,6 @@ async def pick_from_a_copy(actor, menu, components, values):
     select = components[0]["components"][0]
     data = {"custom_id": select["custom_id"], "component_type": select["type"], "values": values}
     return await actors._component_interaction(actor, stored, data)
-
-
-def goblin_hp(world, name: str) -> str:
-    return line_of(world, name)
 
 
 async def test_a_pick_attacks_once_and_the_menu_loses_its_select(world):
@@ -125,7 +122,7 @@ async def test_out_of_turn_typed_and_tapped_are_refused_naming_whose_turn_it_is(
     assert tapped.response.content.startswith("It is Ser Carol's turn, not Jaime's")
     offered = await bob.slash(channel, "attack")  # the opponents are not offered either
     assert offered.response.ephemeral and "Ser Carol's turn" in offered.response.content
-    assert "Hurt" not in line_of(world, "Goblin 1") and "wounded" not in line_of(world, "Goblin 1")
+    assert line_of(world, "Goblin 1").endswith("· unhurt")  # no blow landed
 
 
 async def test_a_refusal_speaks_the_reader_s_language(world, client_languages):
@@ -214,3 +211,21 @@ async def test_a_gm_acts_for_npcs_without_a_limit(world):
         hit = await alice.slash(channel, "attack", npc="Goblin 1", str=1, skill=2, base=3,
                                 target=target)  # fmt: skip
         assert embed_of(hit)["title"].startswith("Goblin 1")
+
+
+async def test_a_refusal_shows_a_combatant_s_name_inert(world):
+    """Names are the table's own: a refusal quotes them with their markdown inert, typed or
+    tapped."""
+    await make_jaime(world)
+    alice, bob, carol, channel = world.alice, world.bob, world.carol, world.channel
+    await carol.slash(channel, "character create", name="**Loud**")
+    await alice.slash(channel, "fight start", name="Ambush")
+    world.dice.push(5)
+    await bob.slash(channel, "fight join")
+    await carol.slash(channel, "fight join", initiative=18)
+    await alice.slash(channel, "fight next")  # **Loud**'s turn
+    typed = await bob.slash(channel, "attack", weapon="Long sword", target="**Loud**")
+    assert typed.response.content.startswith("It is \\*\\*Loud\\*\\*'s turn, not Jaime's")
+    panel = await bob.slash(channel, "panel")
+    tapped = await bob.click(panel.response, label="⚔️ Long sword")
+    assert tapped.response.content.startswith("It is \\*\\*Loud\\*\\*'s turn, not Jaime's")
