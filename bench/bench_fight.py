@@ -91,6 +91,9 @@ async def set_up(session: Session, goblins: int) -> None:
     await s("character", {"name": "Goblin", "npc": True}, sub="create")
     await s("character", {"name": "Goblin", "skill": "Parry", "value": 2}, sub="set")
     await s("character", {"name": "Goblin", "hp": 999}, sub="health")
+    # The players attack while the GM moves the turns on: the table allows any number of
+    # attacks at any time (docs/rules.md, "Turns that hold"), so none is refused.
+    await s("campaign", {"attacks_per_turn": 0, "out_of_turn": True}, sub="settings")
     started = await s("fight", {"name": "Benchmark"}, sub="start")
     if started.message_id is None or not started.components:
         raise SystemExit(f"/fight start posted no tracker: {started.data}")

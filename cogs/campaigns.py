@@ -24,8 +24,8 @@ from cogs.utils.rolling import actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import StorageError
 from storage.models import WIRE_ATTRIBUTES, Campaign
-from wire import i18n
-from wire.i18n import tr
+from wire import i18n, limits
+from wire.i18n import tr, trn
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -58,6 +58,10 @@ def gm_field(campaign: Campaign) -> str:
     )
 
 
+AttacksPerTurn = app_commands.Range[int, limits.ATTACKS_PER_TURN.low, limits.ATTACKS_PER_TURN.high]
+"""/campaign settings attacks_per_turn: 1 to 20, or 0 for any number."""
+
+
 def language_choices() -> list[app_commands.Choice[str]]:
     """Each language the bot speaks, by its own name ("Deutsch"), and each user's own."""
     named = [app_commands.Choice(name=language_name(lang), value=lang) for lang in i18n.LANGUAGES]
@@ -66,6 +70,22 @@ def language_choices() -> list[app_commands.Choice[str]]:
 
 EACH_OWN = "user"
 """The language choice that unfixes it: each user reads their Discord client's language."""
+
+
+def turns_line(campaign: Campaign) -> str:
+    """The table's rules of a turn (wire.fight.TurnRules), as /campaign info and settings say."""
+    rules = campaign.turn_rules
+    count = (
+        tr("any number of attacks")
+        if rules.attacks_per_turn is None
+        else trn("{n} attack", "{n} attacks", rules.attacks_per_turn)
+    )
+    elsewhere = (
+        tr("attacks out of turn allowed")
+        if rules.out_of_turn
+        else tr("out of turn only with a reaction a GM grants")
+    )
+    return f"{count}; {elsewhere}"
 
 
 def language_line(campaign: Campaign) -> str:
@@ -178,6 +198,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             value=f"<#{campaign.gm_channel_id}>" if campaign.gm_channel_id else tr("the GMs' DMs"),
         )
         embed.add_field(name=tr("Language"), value=language_line(campaign))
+        embed.add_field(name=tr("In a fight's turn"), value=turns_line(campaign))
         embed.add_field(name=tr("Attributes"), value=attributes_line(campaign), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -221,6 +242,8 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         npc_modifiers="Show NPCs' dice and modifiers to the table (off: their totals only)",
         npc_health="Show NPCs' health as numbers to the table (off: unhurt, wounded...)",
         language="The language of every reply in this campaign (default: each player's own)",
+        attacks_per_turn="Attacks a combatant makes in its own turn (default 1; 0: any number)",
+        out_of_turn="Let players attack in another's turn (default off: only with a reaction)",
     )
     @app_commands.choices(language=language_choices())
     async def settings(
@@ -232,13 +255,23 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         npc_modifiers: bool | None = None,
         npc_health: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        attacks_per_turn: AttacksPerTurn | None = None,
+        out_of_turn: bool | None = None,
     ) -> None:
-        given = (npc_take10, gm_channel, npc_modifiers, npc_health, language)
+        given = (
+            npc_take10,
+            gm_channel,
+            npc_modifiers,
+            npc_health,
+            language,
+            attacks_per_turn,
+            out_of_turn,
+        )
         if all(value is None for value in given) and not clear_gm_channel:
             raise UserError(
                 tr(
                     "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
-                    "npc_modifiers, npc_health or language."
+                    "npc_modifiers, npc_health, language, attacks_per_turn or out_of_turn."
                 )
             )
         if gm_channel is not None and clear_gm_channel:
@@ -254,6 +287,8 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             show_npc_modifiers=npc_modifiers,
             show_npc_health=npc_health,
             language=None if language is None else _stored_language(language.value),
+            attacks_per_turn=attacks_per_turn,
+            out_of_turn_attacks=out_of_turn,
         )
         speak_for(interaction)  # the languages as they are from now on
         adopt(campaign)
@@ -272,7 +307,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
                 if campaign.show_npc_health
                 else tr("as unhurt, wounded or down"),
                 language=language_line(campaign),
-            ),
+            )
+            + " "
+            + tr("In a fight's turn: {turns}.", turns=turns_line(campaign)),
             ephemeral=True,
         )
 

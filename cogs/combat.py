@@ -29,7 +29,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import is_replay
+from cogs.utils.again import CLAIM_KEY, is_replay
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
@@ -81,6 +81,7 @@ from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
+from wire.fight import AttackClaim
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
@@ -250,23 +251,28 @@ class Combat(commands.Cog):
         # A plain attack only: the pick from the opponents rolls a fresh die in public, so an
         # attack with its own die, a take 10, a defence or private would lose them there.
         plain = roll is None and not take10 and not private and defence is None
+        # The channel's fight, read once for the whole attack (its offer, target and turn); an
+        # attack on a total given (vs:) has nothing to do with one.
+        fight = None
+        if target is not None or vs is None:
+            fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
         if vs is None and target is None and plain:
             numbers = (strength, skill, base)
-            if await offer_opponents(interaction, roller, line, numbers, mod):
+            if await offer_opponents(interaction, roller, fight, line, numbers, mod):
                 return
         if (vs is None) == (target is None):
             raise UserError(tr("Give the defender's total with vs, or a character with target."))
         mods, base_damage, kind = line.mods, line.base, line.kind
         weapon_name = line.weapon.name if line.weapon else None
-        die = die_for(self.bot, roll, take10)
         chosen = Defence(defence.value) if defence else None
         if target is None:
             if chosen is not None:
                 raise UserError(tr("A defence goes with a target character, not with vs."))
+            die = die_for(self.bot, roll, take10)
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
-        defender, blow = await self._defender(roller, target, kind)
+        defender, blow = await self._defender(roller, fight, target, kind)
         if blow is not None and is_replay(interaction):
             raise UserError(
                 tr(
@@ -274,6 +280,25 @@ class Combat(commands.Cog):
                     "twice. Attack with /attack when it is your turn."
                 )
             )
+        if defender.is_npc and chosen is not None and not roller.campaign.is_gm(roller.user_id):
+            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
+        if not defender.is_npc and chosen is not None:
+            raise UserError(
+                tr(
+                    "{name}'s player chooses the defence with the buttons.",
+                    name=inert(defender.name),
+                )
+            )
+        if not defender.is_npc and private:
+            raise UserError(
+                tr(
+                    "An attack on a player character is public, so its player can defend. "
+                    "Leave private off."
+                )
+            )
+        if blow is not None:
+            await self._take_turn(interaction, roller, blow)
+        die = die_for(self.bot, roll, take10)  # drawn once the attack is allowed
         if defender.is_npc:
             await self._attack_npc(
                 interaction,
@@ -288,20 +313,6 @@ class Combat(commands.Cog):
                 blow,
             )
         else:
-            if chosen is not None:
-                raise UserError(
-                    tr(
-                        "{name}'s player chooses the defence with the buttons.",
-                        name=inert(defender.name),
-                    )
-                )
-            if private:
-                raise UserError(
-                    tr(
-                        "An attack on a player character is public, so its player can defend. "
-                        "Leave private off."
-                    )
-                )
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
@@ -381,14 +392,13 @@ class Combat(commands.Cog):
         )
 
     async def _defender(
-        self, roller: Roller, target: str, kind: DamageKind
+        self, roller: Roller, fight: Fight | None, target: str, kind: DamageKind
     ) -> tuple[Character, Blow | None]:
         """The target's sheet, and where the damage goes if it is in this channel's fight.
 
         A combatant keeps its own name ("Goblin 2") over its sheet's; its health is its own.
         """
         store = self.bot.store
-        fight = await store.running_fight(roller.guild_id, roller.channel_id)
         member = fight.find(target) if fight is not None else None
         if fight is None or member is None:
             sheet = await store.get_character(roller.guild_id, roller.campaign.id, target)
@@ -414,8 +424,26 @@ class Combat(commands.Cog):
         sheet = await store.get_character_by_id(
             roller.guild_id, roller.campaign.id, member.character_id
         )
-        blow = Blow(fight.id, member.id, kind.value, attacker_in(fight, roller))
+        character_id = roller.character.id if roller.character is not None else None
+        attacker = fight.attacker(character_id, roller.name)
+        blow = Blow(fight.id, member.id, kind.value, attacker.id if attacker else None)
         return replace(sheet, name=member.name), blow
+
+    async def _take_turn(
+        self, interaction: discord.Interaction, roller: Roller, blow: Blow
+    ) -> None:
+        """Count the attack in the fight, if its rules allow it now (wire.fight.may_attack):
+        else refused with why. A pick from a target menu names what it was made for (its
+        claim), so the menu attacks once, whatever presses it again or when."""
+        claim = interaction.extras.get(CLAIM_KEY)
+        await self.bot.store.take_attack(
+            roller.guild_id,
+            blow.fight_id,
+            roller.user_id,
+            blow.attacker_id,
+            name=roller.name,
+            claim=claim if isinstance(claim, AttackClaim) else None,
+        )
 
     async def _apply(
         self,
@@ -461,8 +489,6 @@ class Combat(commands.Cog):
         private: bool,
         blow: Blow | None = None,
     ) -> None:
-        if chosen is not None and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
         used = chosen or best_defence(defender)
         defence_mods = defence_modifiers(defender, used)
         take10 = roller.campaign.npc_take10
@@ -603,7 +629,7 @@ class Combat(commands.Cog):
                 [(attack.modifiers, payload.attacker_secret)],
             )
             view = defence_view(pending.id, defender)
-        await deliver(
+        sent = await deliver(
             self.bot,
             interaction,
             roller,
@@ -615,7 +641,7 @@ class Combat(commands.Cog):
             gm_embed=whole,
         )
         try:
-            message = await interaction.original_response()
+            message = sent or await interaction.original_response()
             await self.bot.store.set_pending_message(
                 roller.guild_id, pending.id, message.channel.id, message.id
             )
@@ -870,21 +896,6 @@ class Combat(commands.Cog):
                 await message.edit(embed=embed, view=None)
         except discord.HTTPException as error:
             log.info("Could not mark attack %s expired: %s", pending.id, error)
-
-
-def attacker_in(fight: Fight, roller: Roller) -> int | None:
-    """The attacker's combatant, to credit the damage to: the one playing the roller's sheet
-    (of several copies of an NPC, the one named with npc:, else the one whose turn it is)."""
-    if roller.character is None:
-        return None
-    mine = [c for c in fight.combatants if c.character_id == roller.character.id]
-    named = next((c.id for c in mine if c.name == roller.name), None)
-    if named is not None:
-        return named
-    ids = [c.id for c in mine]
-    if not ids:
-        return None
-    return fight.current_id if fight.current_id in ids else ids[0]
 
 
 def copy_to_hit(fight: Fight, sheet: Character) -> Combatant | None:

@@ -397,6 +397,24 @@ class Fights(commands.GroupCog, group_name="fight"):
         )
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
+    @app_commands.command(
+        name="reaction", description="GMs: let a combatant act once out of turn (a reaction)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(combatant="Who may attack once out of turn, or once more this turn")
+    @app_commands.autocomplete(combatant=ac.combatant_names)
+    async def reaction(self, interaction: discord.Interaction, combatant: Name) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        granted = self._combatant(fight, combatant)
+        await self.bot.store.grant_reaction(roller.guild_id, fight.id, roller.user_id, granted.id)
+        await interaction.response.send_message(
+            tr(
+                "**{name}** may attack once out of turn (a reaction), until the turn changes.",
+                name=inert(granted.name),
+            )
+        )
+
     # ---- show and end ------------------------------------------------------------------------
     @app_commands.command(
         name="show", description="The tracker again, at the bottom of the channel"

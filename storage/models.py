@@ -8,16 +8,22 @@ change goes back through the store, where permissions and concurrency are handle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue, PermissionDenied
 from wire import limits, names
+from wire.conditions import Effect as Effect  # the fight's records live in the rules core;
+from wire.fight import Combatant as Combatant  # imported back so old imports keep working
+from wire.fight import Fight as Fight
+from wire.fight import NextTurn as NextTurn
+from wire.fight import TurnChange as TurnChange
+from wire.fight import TurnRules
 from wire.health import DamageKind, Health, HealthChange
 from wire.i18n import N_
-from wire.initiative import Initiative, turn_order
+from wire.initiative import Initiative
 from wire.sheet import Character
 
 QUALITY_MIN, QUALITY_MAX = limits.QUALITY.low, limits.QUALITY.high
@@ -83,6 +89,16 @@ class Campaign:
     """The campaign's attribute names; None: WIRE's own (WIRE_ATTRIBUTES)."""
     language: str | None = None
     """The language every reply in the campaign speaks ("de"); None: each user's own."""
+    attacks_per_turn: int | None = 1
+    """Attacks a combatant makes in its turn (WIRE's Action Point limit, whose number our
+    sources lack: the table's); None: any number."""
+    out_of_turn_attacks: bool = False
+    """Whether a player's combatant may attack in another's turn (else only with a reaction)."""
+
+    @property
+    def turn_rules(self) -> TurnRules:
+        """The campaign's rules of a turn, as the fight (wire.fight) asks for them."""
+        return TurnRules(self.attacks_per_turn, self.out_of_turn_attacks)
 
     def attributes(self) -> tuple[str, ...]:
         """What autocomplete offers: the campaign's own list as written, or WIRE's attributes
@@ -422,104 +438,6 @@ def _text(value: object) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """A condition on a combatant; `rounds_left` counts down at the end of its turn."""
-
-    id: int
-    name: str
-    rounds_left: int | None
-    """None: lasts until removed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Combatant:
-    id: int
-    fight_id: int
-    name: str
-    character_id: int | None
-    controller_id: int | None
-    """The player who acts for it; None: only the GMs (NPCs)."""
-    is_npc: bool
-    initiative: Initiative
-    position: int
-    """The order it joined in: the last tie-break of the turn order."""
-    health: Health
-    armour: int = 0
-    dealt: int = 0
-    taken: int = 0
-    effects: tuple[Effect, ...] = ()
-    portrait: str | None = None
-    """Its character's portrait link (the tracker shows the current combatant's)."""
-
-    def may_act(self, user_id: int, campaign: Campaign) -> bool:
-        """The one rule (`change_refusal`): its player, or a GM; one nobody plays, a GM only."""
-        refusal = change_refusal(
-            campaign, user_id, name=self.name, player_id=self.controller_id, is_npc=False
-        )
-        return refusal is None
-
-
-@dataclass(frozen=True, slots=True)
-class Fight:
-    """A running (or ended) fight in one channel, with its combatants."""
-
-    id: int
-    guild_id: int
-    campaign_id: int
-    channel_id: int
-    name: str
-    round: int
-    current_id: int | None
-    """Whose turn it is; None before the first turn."""
-    step: int
-    """Counts every change of turn; a Next button names it, so a stale press is refused."""
-    combatants: tuple[Combatant, ...] = ()
-    tracker_message_id: int | None = None
-    ended: bool = False
-
-    def order(self) -> list[Combatant]:
-        """The turn order of this round (a surprise penalty counts in round 1 only)."""
-        by_id = {c.id: c for c in self.combatants}
-        keys = turn_order([(c.id, c.initiative) for c in self.combatants], self.round)
-        return [by_id[k] for k in keys]
-
-    def current(self) -> Combatant | None:
-        return next((c for c in self.combatants if c.id == self.current_id), None)
-
-    def next_turn(self) -> NextTurn:
-        """Who acts after the current combatant (the first in order before the first turn),
-        passing over the downed: a combatant at 0 health has no turn to take, and the GM would
-        only click past it. When everyone else is down, the next in order acts all the same."""
-        order, round_number, new_round = self.order(), self.round, False
-        current = self.current()
-        place = -1 if current is None else order.index(current)
-        skipped: list[str] = []
-        first: NextTurn | None = None
-        for _ in range(2 * len(order)):
-            place += 1
-            if place >= len(order):
-                round_number, new_round, place = round_number + 1, True, 0
-                order = replace(self, round=round_number).order()
-            candidate = order[place]
-            if first is None:
-                first = NextTurn(candidate, round_number, new_round)
-            if not candidate.health.down:
-                return NextTurn(candidate, round_number, new_round, tuple(skipped))
-            skipped.append(candidate.name)
-        assert first is not None, "a fight with nobody in it has no next turn"
-        return first
-
-    def find(self, name: str) -> Combatant | None:
-        folded = name.strip().casefold()
-        return next((c for c in self.combatants if c.name.casefold() == folded), None)
-
-    def copies_of(self, character_id: int) -> list[Combatant]:
-        """The combatants that fight from this sheet (Goblin 1, Goblin 2...), in fight order:
-        in a fight a sheet is hit through one of them, never as the sheet itself."""
-        return [c for c in self.order() if c.character_id == character_id]
-
-
-@dataclass(frozen=True, slots=True)
 class NewCombatant:
     """A combatant to add: from a sheet, with its initiative rolled."""
 
@@ -531,28 +449,6 @@ class NewCombatant:
     maxima: tuple[int, int, int] = (0, 0, 0)
     """An NPC copy's HP, THP and WP maxima (a player character's health stays on its sheet)."""
     armour: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class NextTurn:
-    """Whose turn comes next, in which round, and who was passed over as down."""
-
-    combatant: Combatant
-    round: int
-    new_round: bool
-    skipped: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TurnChange:
-    """What /fight next did: the fight after it, and the effects that ran out."""
-
-    fight: Fight
-    ended_effects: tuple[tuple[str, str], ...]
-    """(combatant name, effect name) of each effect that ended with the turn."""
-    new_round: bool
-    skipped: tuple[str, ...] = ()
-    """The combatants passed over because they are down."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,8 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         show_npc_health=bool(row[8]),
         attribute_names=tuple(json.loads(row[9])) if row[9] is not None else None,
         language=row[10],
+        attacks_per_turn=row[11],
+        out_of_turn_attacks=bool(row[12]),
     )
 
 

@@ -55,6 +55,7 @@ from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
+from wire import limits
 from wire.i18n import N_
 from wire.sheet import Character
 
@@ -309,15 +310,21 @@ class RuleStore(
         show_npc_modifiers: bool | None = None,
         show_npc_health: bool | None = None,
         language: str | None = None,
+        attacks_per_turn: int | None = None,
+        out_of_turn_attacks: bool | None = None,
     ) -> Campaign:
         """Change settings; GMs only. None leaves a setting as it is; `language` is a language
-        code ("de") every reply in the campaign speaks, or "" for each user's own again."""
+        code ("de") every reply in the campaign speaks, or "" for each user's own again;
+        `attacks_per_turn` 1 to 20, or 0 for any number (wire.fight.TurnRules)."""
         where = {"campaign_id": campaign_id, "guild_id": guild_id}
         if language is not None and language != "" and not LANGUAGE_CODE.fullmatch(language):
             raise InvalidValue(
                 "{language} is not a language code such as de or en.", language=repr(language)
             )
+        if attacks_per_turn is not None:
+            limits.ATTACKS_PER_TURN.check(attacks_per_turn)
         flags = {
+            "out_of_turn_attacks": out_of_turn_attacks,
             "show_npc_health": show_npc_health,
             "show_npc_modifiers": show_npc_modifiers,
             "npc_take10": npc_take10,
@@ -332,6 +339,9 @@ class RuleStore(
                 await tx.execute("campaign_set_gm_channel", {**where, "value": channel})
             if language is not None:
                 await tx.execute("campaign_set_language", {**where, "value": language or None})
+            if attacks_per_turn is not None:
+                value = attacks_per_turn or None  # 0: any number, kept as NULL
+                await tx.execute("campaign_set_attacks_per_turn", {**where, "value": value})
             return await self._campaign_by_id(tx, guild_id, campaign_id)
 
     async def set_attribute_names(

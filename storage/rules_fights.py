@@ -29,6 +29,7 @@ from storage.rows import character_from_row
 from storage.validation import clean_name
 from wire import limits
 from wire.dice import Die, DieSource
+from wire.fight import FIGHT_OVER, USED_ONCE, AttackClaim, MayAttack
 from wire.health import (
     DamageKind,
     Health,
@@ -45,7 +46,7 @@ from wire.sheet import Character
 
 MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = 10
-FIGHT_GONE = N_("That fight is over (or was never in this server). /fight start begins one.")
+FIGHT_GONE = FIGHT_OVER
 HEALTH_OPS = ("damage", "heal", "set")
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 
@@ -75,6 +76,8 @@ def _combatant(
         taken=row[19],
         effects=effects,
         portrait=row[20],
+        attacks=row[21],
+        reaction=bool(row[22]),
     )
 
 
@@ -238,6 +241,7 @@ class RuleFights:
                     "pass_turn",
                     {"current_id": rest[0].id if rest else None, "fight_id": fight_id},
                 )
+                await tx.execute("reset_turn_state", {"fight_id": fight_id})
             await tx.execute("remove_combatant", {"combatant_id": combatant_id})
             return await self._running(tx, guild_id, fight_id)
 
@@ -288,6 +292,7 @@ class RuleFights:
             )
             if not updated:  # cannot happen under the write lock; kept as the guarantee
                 raise Conflict("The turn moved on meanwhile. Try again.")
+            await tx.execute("reset_turn_state", {"fight_id": fight_id})
             after = await self._running(tx, guild_id, fight_id)
             return TurnChange(after, tuple(ended), upcoming.new_round, upcoming.skipped)
 
@@ -334,6 +339,68 @@ class RuleFights:
             await tx.execute(
                 "insert_effect", {"combatant_id": combatant_id, "name": name, "rounds": rounds}
             )
+            return await self._running(tx, guild_id, fight_id)
+
+    async def take_attack(
+        self,
+        guild_id: int,
+        fight_id: int,
+        actor_id: int,
+        attacker_id: int | None,
+        *,
+        name: str = "",
+        claim: AttackClaim | None = None,
+    ) -> MayAttack:
+        """Count an attack of the combatant `attacker_id` (None: the attacker is not in the
+        fight, `name` says who), if the fight's rules (`Fight.may_attack`) allow it now.
+
+        `claim`: what the control that attacks was made for. The attack is taken only while
+        the fight's step and the attacker's count are still those (a compare-and-set in one
+        write transaction), so of a double tap, a second pick of the same menu, a second
+        client or a press after a restart, exactly one attacks and the rest get Conflict.
+        """
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
+            attacker = fight.member(attacker_id)
+            if claim is not None and (
+                fight.step != claim.step or attacker is None or attacker.attacks != claim.attacks
+            ):
+                raise Conflict(USED_ONCE)
+            verdict = fight.may_attack(
+                attacker_id, campaign.turn_rules, by_gm=campaign.is_gm(actor_id), name=name
+            )
+            if not verdict.allowed:
+                raise PermissionDenied(verdict.reason, **verdict.values)
+            if attacker is not None and verdict.uses is not None:
+                after = fight.attacked(attacker.id, verdict.uses).member(attacker.id)
+                assert after is not None
+                taken = await tx.fetch(
+                    "take_attack",
+                    {
+                        "combatant_id": attacker.id,
+                        "fight_id": fight_id,
+                        "attacks": attacker.attacks,
+                        "reaction": int(after.reaction),
+                    },
+                )
+                if not taken:  # cannot happen under the write lock; kept as the guarantee
+                    raise Conflict(USED_ONCE)
+            return verdict
+
+    async def grant_reaction(
+        self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
+    ) -> Fight:
+        """GMs only: the combatant may take one action out of turn (or one beyond its turn's
+        number), until its next attack that needs it or the turn changes."""
+        async with self._write(guild_id) as tx:
+            fight = await self._running(tx, guild_id, fight_id)
+            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
+            if not campaign.is_gm(actor_id):
+                raise campaign.gm_only(N_("grant a reaction"))
+            if fight.member(combatant_id) is None:
+                raise NotFound("That combatant is not in this fight (any more).")
+            await tx.execute("grant_reaction", {"combatant_id": combatant_id, "fight_id": fight_id})
             return await self._running(tx, guild_id, fight_id)
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:

@@ -52,6 +52,8 @@ SURPRISE = Limit(N_("the surprise penalty"), 0, 20)
 HEALTH = Limit(N_("a health value"), 0, 999)
 """A pool's maximum, and any amount of damage or healing given by hand."""
 ARMOUR = Limit(N_("armour"), 0, 50)
+ATTACKS_PER_TURN = Limit(N_("attacks per turn"), 0, 20)
+"""A campaign's attacks in one turn (wire.fight.TurnRules); 0 stands for any number."""
 
 # The sizes of a sheet (wire/sheet.py) and of what names it.
 NAME_MAX = 64

@@ -30,6 +30,9 @@ AGAIN_ID = re.compile(r"wire:again:(?P<roll>[0-9]{1,19})")
 FRESH_DIE = ("roll", "take10")
 """Options that fixed the die: dropped, since rolling again means a new die."""
 OPTIONS_KEY = "command"
+CLAIM_KEY = "wire_claim"
+"""In an interaction's extras: the `wire.fight.AttackClaim` of the target menu picked from, for
+the attack it reruns to take only while the menu is current (it acts once)."""
 
 
 def is_replay(interaction: discord.Interaction) -> bool:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from cogs.utils.again import rerun
+from cogs.utils.again import CLAIM_KEY, rerun
 from cogs.utils.defence_odds import defence_odds_reply
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
 from cogs.utils.errors import UserError
@@ -27,6 +27,7 @@ from cogs.utils.text import inert
 from storage.errors import NotFound
 from storage.models import Campaign, Combatant, Fight
 from storage.rules_saved import SavedRoll
+from wire.fight import USED_ONCE, AttackClaim
 from wire.i18n import tr, trc
 from wire.sheet import Character
 from wire.sides import opponents_first
@@ -49,7 +50,10 @@ SAVED_SELECT_ID = re.compile(r"wire:qss:(?P<char>[0-9]{1,19})" + _TAIL)
 TARGET_ID = re.compile(
     r"wire:qt:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8}|n-?[0-9]{1,3}_-?[0-9]{1,3}_-?[0-9]{1,3})"
     r":(?P<mod>-?[0-9]{1,3})" + _TAIL + r":(?P<page>[0-9])"
+    r"(?::s(?P<step>[0-9]{1,9})a(?P<made>[0-9]{1,4}))?"
 )
+"""A target menu; in a fight it ends with the step and the attacker's attack count it was made
+for (`wire.fight.AttackClaim`), so it attacks once: the count moves with its first pick."""
 SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
 DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?")
 PANEL_ID = re.compile(r"wire:qp:(?P<char>[0-9]{1,19})")
@@ -317,14 +321,18 @@ async def target_names(
 
 
 def target_view(
-    character_id: int, what: str, mod: int, turn: Turn, names: list[Target]
+    character_id: int,
+    what: str,
+    mod: int,
+    turn: Turn,
+    names: list[Target],
+    claim: AttackClaim | None = None,
 ) -> discord.ui.View:
     """One select of up to 25 targets, a second (and more, up to five) beyond that."""
     view = discord.ui.View(timeout=None)
     for page, start in enumerate(range(0, min(len(names), SELECT_MAX * ROWS), SELECT_MAX)):
-        view.add_item(
-            TargetSelect(character_id, what, mod, turn, page, names[start : start + SELECT_MAX])
-        )
+        shown = names[start : start + SELECT_MAX]
+        view.add_item(TargetSelect(character_id, what, mod, turn, page, shown, claim))
     return view
 
 
@@ -342,11 +350,12 @@ async def offer_targets(
     if fight is None and interaction.guild_id is not None and interaction.channel_id is not None:
         fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
     acting = pressed.combatant
+    who = acting.name if acting is not None else pressed.character.name
+    claim = None if fight is None else attack_claim(interaction, pressed, fight, who)
     names = await target_names(bot, interaction, pressed.campaign, pressed.character, fight, acting)
     if not names:
         raise UserError(tr("There is no one here to attack. Give the target with /attack target:."))
     turn = Turn(fight.id if fight else 0, turn.turn, acting.id if acting else 0)
-    who = acting.name if acting is not None else pressed.character.name
     question = (
         tr(
             "Whom does **{name}** attack with **{weapon}**?",
@@ -363,9 +372,24 @@ async def offer_targets(
         )
     await interaction.response.send_message(
         question,
-        view=target_view(pressed.character.id, what, mod, turn, names),
+        view=target_view(pressed.character.id, what, mod, turn, names, claim),
         ephemeral=True,
     )
+
+
+def attack_claim(
+    interaction: discord.Interaction, pressed: Pressed, fight: Fight, who: str
+) -> AttackClaim:
+    """What a target menu in a fight is made for; refused at once (with why) where the fight's
+    rules would refuse the attack anyway, rather than at the pick."""
+    attacker = fight.attacker(pressed.character.id, who)
+    rules = pressed.campaign.turn_rules
+    by_gm = pressed.campaign.is_gm(actor_of(interaction))
+    verdict = fight.may_attack(attacker.id if attacker else None, rules, by_gm=by_gm, name=who)
+    if not verdict.allowed:  # the names are the table's own: shown inert
+        shown = {k: inert(v) if isinstance(v, str) else v for k, v in verdict.values.items()}
+        raise UserError(tr(verdict.reason, **shown))
+    return AttackClaim(fight.step, attacker.attacks if attacker else 0)
 
 
 def numbers_mark(strength: int, skill: int, base: int) -> str:
@@ -434,6 +458,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
         turn: Turn,
         page: int,
         names: list[Target] | None = None,
+        claim: AttackClaim | None = None,
     ) -> None:
         options = [
             discord.SelectOption(
@@ -447,19 +472,23 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
             discord.ui.Select(
                 placeholder=trc("select", "Pick the target"),
                 options=options,
-                custom_id=f"wire:qt:{character_id}:{what}:{mod}{turn.tail}:{page}",
+                custom_id=f"wire:qt:{character_id}:{what}:{mod}{turn.tail}:{page}"
+                + (f":s{claim.step}a{claim.attacks}" if claim else ""),
                 row=page,
             )
         )
         self.character_id, self.what, self.mod, self.turn = character_id, what, mod, turn
+        self.claim = claim
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any, /
     ) -> TargetSelect:
-        return cls(
-            int(match["char"]), match["what"], int(match["mod"]), Turn.of(match), int(match["page"])
-        )
+        claim = None
+        if match["step"] is not None:
+            claim = AttackClaim(int(match["step"]), int(match["made"]))
+        turn, page = Turn.of(match), int(match["page"])
+        return cls(int(match["char"]), match["what"], int(match["mod"]), turn, page, None, claim)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _bot(interaction).tree.run(interaction, lambda: self._pick(interaction))
@@ -477,9 +506,27 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select], template=TARGET_ID
             )
         options = {**_attack_options(pressed.character, self.what, self.mod), "target": target}
         options.update(_as_character(pressed))
+        if self.claim is not None:
+            _still_current(pressed, self.claim)
+            interaction.extras[CLAIM_KEY] = self.claim
+        # The menu loses its select first, as the pick's response (only that edits a private
+        # message); the attack answers in a follow-up, and the store's compare-and-set is what
+        # holds against a second pick that raced this one.
+        await interaction.response.edit_message(view=None)
         await rerun(
             _bot(interaction), interaction, {"name": "attack", "options": options}, fresh=True
         )
+
+
+def _still_current(pressed: Pressed, claim: AttackClaim) -> None:
+    """A pick from a menu whose attack was made already (or whose turn moved on) is refused
+    before the menu changes; the store checks again, inside the attack's transaction."""
+    fight = pressed.fight
+    if fight is None:
+        return
+    acting = pressed.combatant or fight.attacker(pressed.character.id, pressed.character.name)
+    if fight.step != claim.step or (acting is not None and acting.attacks != claim.attacks):
+        raise UserError(tr(USED_ONCE))
 
 
 class SavedButton(discord.ui.DynamicItem[discord.ui.Button], template=SAVED_ID):
@@ -737,6 +784,7 @@ ITEMS = (
 async def offer_opponents(
     interaction: discord.Interaction,
     roller: Roller,
+    fight: Fight | None,
     line: AttackLine,
     numbers: tuple[int | None, int | None, int | None],
     mod: int,
@@ -746,7 +794,6 @@ async def offer_opponents(
     character = roller.character
     if character is None:
         return False
-    fight = await _bot(interaction).store.running_fight(roller.guild_id, roller.channel_id)
     if fight is None:
         return False
     if line.weapon is not None:

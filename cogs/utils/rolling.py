@@ -252,6 +252,16 @@ def free_roll_record(
     )
 
 
+async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:
+    """The interaction's answer: its response, or a follow-up where the response is given
+    already (a target menu's pick first takes the menu's select away, as its response); the
+    follow-up's message, since `original_response` would then be the menu."""
+    if interaction.response.is_done():
+        return await interaction.followup.send(wait=True, **kwargs)
+    await interaction.response.send_message(**kwargs)
+    return None
+
+
 async def deliver(
     bot: WireBot,
     interaction: discord.Interaction,
@@ -264,8 +274,9 @@ async def deliver(
     logged: bool = False,
     ping: int | None = None,
     gm_embed: discord.Embed | None = None,
-) -> None:
+) -> discord.Message | None:
     """Log the roll, then answer it: in public, or hidden from all but the roller and GMs.
+    The answer's message where it went as a follow-up (see `reply`), else None.
 
     `logged`: the caller already logged it in the same transaction as another change.
     `ping`: a user the answer mentions (the attacked player): that user only is pinged.
@@ -288,13 +299,13 @@ async def deliver(
         if ping is not None:
             kwargs["content"] = f"<@{ping}>"
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(ping)])
-        await interaction.response.send_message(**kwargs)
+        sent = await reply(interaction, **kwargs)
         if gm_embed is not None:
             await interaction.followup.send(
                 tr("The whole roll, for you only:"), embed=gm_embed, ephemeral=True
             )
-        return
-    await interaction.response.send_message(embed=embed, ephemeral=True, view=view or MISSING)
+        return sent
+    sent = await reply(interaction, embed=embed, ephemeral=True, view=view or MISSING)
     # An NPC's name in the channel would tell the table who the GM has in store.
     who = None if roller.character is not None and roller.character.is_npc else roller.name
     await interaction.followup.send(hidden_notice(who, what))
@@ -307,6 +318,7 @@ async def deliver(
             ),
             ephemeral=True,
         )
+    return sent
 
 
 def missing_note(modifiers: Iterable[Modifier]) -> str | None:

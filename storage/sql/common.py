@@ -28,7 +28,7 @@ class Dialect:
     """A subquery: the integers of the JSON array `:shard_ids` (a process's shards)."""
 
 
-CAMPAIGN_WIDTH = 11
+CAMPAIGN_WIDTH = 13
 """Columns of a campaign's SELECT, where roller_context's character columns start."""
 
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
@@ -42,7 +42,8 @@ FIGHT_COLUMNS = (
 COMBATANT_COLUMNS = (
     "id, fight_id, name, character_id, controller_id, is_npc, die, die_source, reaction, "
     "surprise, position, hp_max, thp_max, wp_max, armour, hp_lost, thp_lost, wp_lost, dealt, "
-    "taken, (SELECT portrait FROM characters WHERE characters.id = combatants.character_id)"
+    "taken, (SELECT portrait FROM characters WHERE characters.id = combatants.character_id), "
+    "turn_attacks, granted_reaction"
 )
 HEALTH_COLUMNS = (
     "id, target_name, is_npc, armour, pool, before, after, user_id, reason, combatant_id, "
@@ -50,7 +51,7 @@ HEALTH_COLUMNS = (
 )
 LOST_COLUMNS = ("hp_lost", "thp_lost", "wp_lost")
 HEALTH_VALUES = ("armour", "wp_max", "hp_max", "thp_max")
-CAMPAIGN_FLAGS = ("npc_take10", "show_npc_modifiers", "show_npc_health")
+CAMPAIGN_FLAGS = ("npc_take10", "show_npc_modifiers", "show_npc_health", "out_of_turn_attacks")
 
 IMPORT_CHARACTERS_INTO = """
 INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes,
@@ -77,7 +78,7 @@ def statements(d: Dialect) -> dict[str, str]:
     """The portable catalogue in dialect `d`."""
     campaign_columns = f"""c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
        {d.gm_ids}, c.show_npc_modifiers, c.show_npc_health, c.attribute_names,
-       c.language"""
+       c.language, c.attacks_per_turn, c.out_of_turn_attacks"""
     campaign = f"SELECT {campaign_columns}\n  FROM campaigns AS c\n"
     character_columns = f"""ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield,
        ch.notes, {d.stats}, {d.weapons},
@@ -152,6 +153,8 @@ SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.fin
         "campaign_set_attribute_names": "UPDATE campaigns SET attribute_names = :value "
         "WHERE id = :campaign_id AND guild_id = :guild_id",
         "campaign_set_language": "UPDATE campaigns SET language = :value "
+        "WHERE id = :campaign_id AND guild_id = :guild_id",
+        "campaign_set_attacks_per_turn": "UPDATE campaigns SET attacks_per_turn = :value "
         "WHERE id = :campaign_id AND guild_id = :guild_id",
         # ---- characters
         "character_access_by_name": "SELECT id, name, owner_id, is_npc FROM characters "
@@ -361,6 +364,15 @@ RETURNING id
         "pass_turn": "UPDATE fights SET current_id = :current_id, step = step + 1 "
         "WHERE id = :fight_id",
         "remove_combatant": "UPDATE combatants SET removed = 1 WHERE id = :combatant_id",
+        # A change of turn: every combatant's per-turn state is fresh (wire.fight.advanced).
+        "reset_turn_state": "UPDATE combatants SET turn_attacks = 0, granted_reaction = 0 "
+        "WHERE fight_id = :fight_id",
+        # An attack taken, as a compare-and-set on the count the control was made for.
+        "take_attack": "UPDATE combatants SET turn_attacks = turn_attacks + 1, "
+        "granted_reaction = :reaction WHERE id = :combatant_id AND fight_id = :fight_id "
+        "AND turn_attacks = :attacks RETURNING id",
+        "grant_reaction": "UPDATE combatants SET granted_reaction = 1 "
+        "WHERE id = :combatant_id AND fight_id = :fight_id",
         "advance_turn": "UPDATE fights SET round = :round, current_id = :current_id, "
         "step = step + 1 WHERE id = :fight_id AND step = :step RETURNING id",
         "delete_effect": "DELETE FROM combatant_effects WHERE id = :effect_id",

@@ -159,8 +159,10 @@ async def raw_slash(actor: Any, channel: Any, path: str, **raw: Any) -> Any:
 
 
 def embed_of(result: Any) -> dict[str, Any]:
-    """The first embed of a reply, as Discord's JSON."""
-    return result.response.embeds[0].to_dict()
+    """The first embed of a reply, as Discord's JSON: of its response, or (a pick from a target
+    menu, whose response takes the menu's select away) of its first follow-up with one."""
+    shown = [result.response, *result.followups]
+    return next(m for m in shown if m.embeds).embeds[0].to_dict()
 
 
 def field(embed: dict[str, Any], name: str) -> str:

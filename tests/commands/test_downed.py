@@ -4,7 +4,7 @@ by a roll, and no overkill in the summary (issue 20)."""
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of
-from tests.commands.test_fights import fight_table, line_of
+from tests.commands.test_fights import any_attacks, fight_table, line_of
 
 
 async def down_goblin_1(world) -> None:
@@ -52,6 +52,7 @@ async def test_an_attack_on_a_downed_goblin_is_refused_and_changes_nothing(world
 
 async def test_the_summary_counts_no_overkill_and_undo_takes_back_what_it_counted(world):
     await fight_table(world)
+    await any_attacks(world)
     world.dice.push(20)  # Jaime 28 against 13: 5 DoS, 10 damage
     await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     await world.alice.slash(world.channel, "health damage", target="Goblin 1", amount=15)  # 11 → -4

@@ -25,6 +25,14 @@ async def fight_table(world) -> None:
     assert "**Goblin 1**, **Goblin 2**, **Goblin 3**" in added.response.content
 
 
+async def any_attacks(world) -> None:
+    """The table lets everyone attack at any time, as often as they like: for the tests of what
+    an attack does, not of whose turn it is (tests/commands/test_turns.py)."""
+    await world.alice.slash(
+        world.channel, "campaign settings", attacks_per_turn=0, out_of_turn=True
+    )
+
+
 def tracker(world):
     """The tracker message as the channel sees it now (the bot's last embed titled ⚔️)."""
     for message in reversed(world.channel.history()):
@@ -73,6 +81,7 @@ async def test_a_fight_from_start_to_the_second_round(world):
 
 async def test_an_attack_in_a_fight_applies_its_damage_to_that_copy(world):
     await fight_table(world)
+    await any_attacks(world)
     world.dice.push(15)  # Jaime 23 against the goblin's take 10 + 3 = 13: 10 damage
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 2")
     embed = embed_of(attack)
@@ -104,6 +113,7 @@ async def test_an_attack_in_a_fight_applies_its_damage_to_that_copy(world):
 
 async def test_an_attack_on_a_player_in_a_fight_lands_after_the_defence(world):
     await fight_table(world)
+    await any_attacks(world)
     await world.alice.slash(world.channel, "fight next")  # Ser Carol's turn
     world.dice.push(15)
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
@@ -171,6 +181,7 @@ async def test_join_without_a_character_or_fight_says_what_to_do(world):
 
 async def test_history_lists_health_changes_with_npc_numbers_for_gms_only(world):
     await fight_table(world)
+    await any_attacks(world)
     world.dice.push(15)
     await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 2")
     player = embed_of(await world.carol.slash(world.channel, "history"))["description"]
@@ -202,6 +213,7 @@ async def test_a_gm_attacks_as_one_copy_of_an_npc_by_its_name_in_the_fight(world
 
 async def test_a_non_lethal_beating_shows_on_the_tracker_as_it_does_in_the_attack(world):
     await fight_table(world)
+    await any_attacks(world)
     await world.bob.slash(world.channel, "character weapon", weapon="Club", base=8,
                           attribute="Strength", skill="Long swords", kind="non-lethal")  # fmt: skip
     world.dice.push(15)  # 23 against 13: 5 DoS, 13 non-lethal: THP 21 → 8, HP still 21
@@ -236,6 +248,7 @@ async def test_a_defence_after_the_fight_ended_says_its_damage_was_not_counted(w
     roll, and says that its damage went nowhere and how to count it, instead of a silent
     '10 damage' that no health shows."""
     await fight_table(world)
+    await any_attacks(world)
     await world.alice.slash(world.channel, "fight next")
     world.dice.push(15)
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")

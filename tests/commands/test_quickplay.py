@@ -6,7 +6,7 @@ from cogs.utils.save_button import NAME_INPUT
 from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
-from tests.commands.test_fights import fight_table
+from tests.commands.test_fights import any_attacks, fight_table
 
 
 async def test_save_and_reroll_from_the_sheet_as_it_is_now(world):
@@ -77,6 +77,7 @@ async def test_the_save_form_names_the_roll_and_refuses_a_clash_or_the_limit(wor
 
 async def test_the_panel_attacks_with_a_target_select_in_a_running_fight(world):
     await fight_table(world)
+    await any_attacks(world)
     bob, channel = world.bob, world.channel
     panel = await bob.slash(channel, "panel")
     assert panel.response.ephemeral
@@ -118,6 +119,7 @@ async def test_a_turn_taken_with_taps_from_the_ping(world):
 
 async def test_attack_without_target_in_a_fight_offers_the_opponents(world):
     await fight_table(world)
+    await any_attacks(world)
     offered = await world.bob.slash(world.channel, "attack")
     assert offered.response.ephemeral and "Whom does **Jaime**" in offered.response.content
     world.dice.push(15, 3)
@@ -127,6 +129,7 @@ async def test_attack_without_target_in_a_fight_offers_the_opponents(world):
 
 async def test_stale_presses_are_refused_with_a_note(world):
     await fight_table(world)
+    await any_attacks(world)
     bob, alice, channel = world.bob, world.alice, world.channel
     panel = await bob.slash(channel, "panel")
     await bob.slash(channel, "character remove", weapon="Long sword")
@@ -188,7 +191,9 @@ async def test_panel_rolls_are_in_the_history_and_a_player_sees_no_hidden_npc(wo
     assert offered == ["Ser Carol", "Goblin"]  # it rolled in public: now it is in play
     world.dice.push(15)
     attack = await bob.select(asked.response, ["Ser Carol"])
-    assert not attack.response.ephemeral and "<@" in attack.response.content  # Carol defends
+    assert asked.response.components == []  # the pick used the menu up
+    [posted] = attack.followups
+    assert not posted.ephemeral and "<@" in posted.content  # Carol defends
     history = embed_of(await bob.slash(channel, "history"))["description"]
     assert "Ser Carol" in history
     asked = await world.alice.slash(channel, "panel", npc="Goblin")
@@ -221,6 +226,7 @@ async def test_german_quick_play(world, client_languages):
 
 async def test_attack_with_numbers_in_a_fight_offers_the_opponents_too(world):
     await fight_table(world)
+    await any_attacks(world)
     offered = await world.bob.slash(world.channel, "attack", str=3, skill=5, base=5, mod=1)
     assert offered.response.content == "Whom does **Jaime** attack?"
     world.dice.push(15, 3)
@@ -259,7 +265,9 @@ async def test_a_gm_s_attack_as_a_copy_picked_from_the_opponents_is_that_copy_s(
     world.dice.push(20)  # 20 + 3 = 23 against Goblin 3 taking 10: 10 + 1 + 2 = 13: 5 DoS, 8 damage
     hit = await alice.select(offered.response, ["Goblin 3"])
     assert embed_of(hit)["title"].startswith("Goblin 1"), embed_of(hit)["title"]
+    assert offered.response.components == []  # the menu attacked: it is used up
     await world.restart()
+    offered = await alice.slash(channel, "attack", npc="Goblin 1", str=1, skill=2, base=3)
     world.dice.push(20)
     again = await alice.select(offered.response, ["Goblin 2"])
     assert embed_of(again)["title"].startswith("Goblin 1")

@@ -86,6 +86,8 @@ async def test_a_german_stat_is_found_by_its_english_name(world):
 
 async def test_roll_again_is_no_free_attack_in_a_fight(world):
     await fight_table(world)
+    await world.alice.slash(world.channel, "fight next")  # Ser Carol's turn
+    await world.carol.slash(world.channel, "fight next")  # Jaime's
     world.dice.push(15)
     attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     assert field(embed_of(attack), "Health") == "Goblin 1 is wounded."

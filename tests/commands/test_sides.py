@@ -8,7 +8,7 @@ Fight order in `fight_table`: Ser Carol (18), Jaime (15), Goblin 1-3 (12).
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of
-from tests.commands.test_fights import fight_table
+from tests.commands.test_fights import any_attacks, fight_table
 
 
 def offered(reply, page: int = 0) -> list[tuple[str, str]]:
@@ -23,6 +23,7 @@ FOE, ALLY = "likely an opponent", "likely an ally"
 
 async def test_a_player_s_select_lists_the_goblins_first_and_the_other_player_after(world):
     await fight_table(world)
+    await any_attacks(world)
     bob, channel = world.bob, world.channel
     panel = await bob.slash(channel, "panel")
     asked = await bob.click(panel.response, label="⚔️ Long sword")
@@ -56,6 +57,7 @@ async def test_a_gm_s_attack_as_a_goblin_lists_the_players_first(world):
 
 async def test_the_downed_are_left_out_of_both_groups(world):
     await fight_table(world)
+    await any_attacks(world)
     alice, channel = world.alice, world.channel
     await alice.slash(channel, "health damage", target="Goblin 1", amount=21)
     panel = await world.bob.slash(channel, "panel")
@@ -65,6 +67,7 @@ async def test_the_downed_are_left_out_of_both_groups(world):
 
 async def test_more_than_25_combatants_split_into_selects_opponents_first(world):
     await fight_table(world)
+    await any_attacks(world)
     alice, channel = world.alice, world.channel
     world.dice.push(12)
     more = await alice.slash(channel, "fight add", npc="Goblin", count=20)
@@ -85,6 +88,7 @@ async def test_more_than_25_combatants_split_into_selects_opponents_first(world)
 
 async def test_german_marks(world, client_languages):
     await fight_table(world)
+    await any_attacks(world)
     client_languages.set(world.bob, "de")
     asked = await world.bob.slash(world.channel, "attack")
     assert asked.response.content == "Wen greift **Jaime** mit **Long sword** an?"

@@ -105,9 +105,9 @@ async def test_the_defence_prompt_for_a_german_player_is_the_tables(world, clien
 async def test_the_settings_say_which_language_the_shared_messages_speak(world, client_languages):
     client_languages.server = "de"
     reply = await world.alice.slash(world.channel, "campaign settings", language="de")
-    assert reply.response.content.endswith("Sprache: Deutsch.")  # fixed: everything in it
+    assert "Sprache: Deutsch. " in reply.response.content  # fixed: everything in it
     reply = await world.alice.slash(world.channel, "campaign settings", language="user")
-    assert reply.response.content.endswith(
+    assert (
         "Language: each player's own (their Discord language); the tracker and defence "
-        "prompts, which the whole table shares, the server's: Deutsch."
-    )
+        "prompts, which the whole table shares, the server's: Deutsch. "
+    ) in reply.response.content

@@ -319,7 +319,16 @@ async def test_a_three_round_fight_with_a_restart_in_the_middle(
     await table.turn_of("Aria", 3)
 
     # ---- round 3 -----------------------------------------------------------------------
+    # Aria attacks once (the table's number); a second is refused until the GM grants her a
+    # reaction, which her next attack uses up.
     for die, shown in ((20, "badly wounded"), (16, "down")):  # 10 damage each: 12 → 2 → -8
+        if shown == "down":
+            sword = {"weapon": "Sword", "target": "Goblin 1", "roll": die}
+            refused = await c("attack", sword, by=PLAYER_A, public=False)
+            assert refused.ephemeral
+            assert "Aria has made this turn's attacks already (1 of 1" in refused.content
+            granted = await c("fight", {"combatant": "Aria"}, sub="reaction")
+            assert granted.content.startswith("**Aria** may attack once out of turn")
         hit = await c("attack", {"weapon": "Sword", "target": "Goblin 1", "roll": die},
                       by=PLAYER_A)  # fmt: skip
         assert damage_of(hit.embeds[0]) == 10
@@ -427,8 +436,11 @@ async def test_presses_and_attacks_at_the_same_moment(
     bot = await start_wire(standin, launch_bot, db)
     table = Table(standin)
     await set_the_table(table, goblins=2, goblin_hp=200)
-    shown = await table.command("campaign", {"npc_health": True}, sub="settings", public=False)
+    # Everyone attacks at once below: the table allows any number of attacks, at any time.
+    free = {"npc_health": True, "attacks_per_turn": 0, "out_of_turn": True}
+    shown = await table.command("campaign", free, sub="settings", public=False)
     assert "their health as numbers" in shown.content
+    assert "any number of attacks; attacks out of turn allowed" in shown.content
     await table.command("fight", sub="next")
     await table.turn_of("Aria", 1)
 
@@ -514,6 +526,9 @@ async def test_a_tracker_edit_held_back_does_not_leave_an_older_turn_on_top(
     bot = await start_wire(standin, launch_bot, db)
     table = Table(standin)
     await set_the_table(table, goblins=2, goblin_hp=200)
+    # Aria attacks in every turn below: the table allows attacks out of turn, any number.
+    free = {"attacks_per_turn": 0, "out_of_turn": True}
+    await table.command("campaign", free, sub="settings", public=False)
     await table.command("fight", sub="next")
     await table.turn_of("Aria", 1)
     order = ["Aria", "Bram", "Goblin 1", "Goblin 2"]

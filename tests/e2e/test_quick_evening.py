@@ -12,10 +12,12 @@ file, to read whole.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from cogs.utils.sheet_edit import TEXT_ID
 
 from .conftest import LaunchBot
 from .standin import (
+    CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
@@ -157,7 +160,50 @@ class QuickEvening(Evening):
             select_id, message_id, component_type=3, values=[value], user_id=by,
             locale=LOCALES[by], **({"permissions": MANAGER_PERMISSIONS} if by == GM else {}),
         )  # fmt: skip
-        return self.answered(await self.standin.send_interaction(payload, timeout=WAIT))
+        cb = self.answered(await self.standin.send_interaction(payload, timeout=WAIT))
+        if cb.type != CALLBACK_UPDATE_MESSAGE:
+            return cb  # refused before the menu changed
+        # A pick takes the menu's select away (its response); the attack answers after it.
+        assert components(cb.data or {}) == [], cb.data
+        event = await self.standin.wait_message_event(
+            "followup", predicate=lambda e: e.token == cb.token, timeout=WAIT
+        )
+        answer = replace(cb, type=CALLBACK_CHANNEL_MESSAGE, data=event.body)
+        return replace(answer, message_id=event.message_id)
+
+    async def double_pick(
+        self, message_id: int, select_id: str, value: str, by: int
+    ) -> tuple[Callback, str]:
+        """Two picks of one value sent at once (a double tap): the attack, and the refusal's
+        text, wherever each came (a response, or a follow-up after the menu's update)."""
+        self.note(by, f"picks {value!r} twice at once")
+        payloads = [
+            self.standin.component_interaction(
+                select_id,
+                message_id,
+                component_type=3,
+                values=[value],
+                user_id=by,
+                locale=LOCALES[by],
+            )
+            for _ in range(2)
+        ]
+        futures = [await self.standin.post_interaction(p) for p in payloads]
+        answers = await asyncio.wait_for(asyncio.gather(*futures), 2 * WAIT)
+        said: list[Callback] = []
+        for cb in map(self.answered, answers):
+            if cb.type != CALLBACK_UPDATE_MESSAGE:
+                said.append(cb)
+                continue
+            event = await self.standin.wait_message_event(
+                "followup", predicate=lambda e, t=cb.token: e.token == t, timeout=WAIT
+            )
+            answer = replace(cb, type=CALLBACK_CHANNEL_MESSAGE, data=event.body)
+            said.append(replace(answer, message_id=event.message_id))
+        [hit] = [cb for cb in said if (cb.data or {}).get("embeds")]
+        [refused] = [cb for cb in said if not (cb.data or {}).get("embeds")]
+        assert refused.ephemeral, refused.data
+        return hit, refused.content or ""
 
     async def submit(self, form: Callback, values: str | dict[str, Any], *, by: int) -> Callback:
         """Submit a form the bot showed: a text (the Save form's name) or every input's value."""
@@ -290,7 +336,10 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
         "Goblin 2",
         "Jorun",
     ]  # foes first
-    hit = await table.pick(asked.message_id, select["custom_id"], "Goblin 1", by=ARIA)
+    # A double tap on the target: one attack, the other refused (the store's compare-and-set).
+    hit, refusal = await table.double_pick(asked.message_id, select["custom_id"], "Goblin 1", ARIA)
+    assert refusal.startswith("That menu was used already: it acts once"), refusal
+    assert components(standin.messages[asked.message_id]) == []  # the menu lost its select
     embed = hit.data["embeds"][0]
     assert not hit.ephemeral and embed["title"] == "Aria: Attack with Sword on Goblin 1"
     check_arithmetic(embed)
@@ -311,6 +360,10 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
     # ---- Jorun's turn, in German: the ping, the sheet's Panel button, the odds ---------------
     bram_ping = await table.press(custom_id(ping.data, "End turn"), ping.message_id, by=ARIA)
     assert bram_ping.content == f"Round 1: **Jorun** (<@{BRAM}>)'s turn."  # the table's language
+    out_of_turn = await ask("attack", {"weapon": "Sword", "target": "Goblin 2"}, by=ARIA)
+    assert out_of_turn.ephemeral and out_of_turn.content.startswith(
+        "It is Jorun's turn, not Aria's: Aria attacks on their own turn."
+    )
     axe = custom_id(bram_ping.data, "⚔️ Axt")
     asked = await table.press(axe, bram_ping.message_id, by=BRAM)
     assert asked.content == "Wen greift **Jorun** mit **Axt** an?"
@@ -389,6 +442,10 @@ async def evening(table: QuickEvening, standin: Fakecord, launch_bot: LaunchBot,
     # ---- Goblin 1's turn: the GM attacks as Goblin 1, picked from the offered opponents ----------
     turn = await table.press(custom_id(bram_ping.data, "End turn"), bram_ping.message_id, by=BRAM)
     assert turn.content == "Round 1: **Goblin 1**'s turn." and labels(turn.data) == []
+    out_of_turn = await ask("attack", {"weapon": "Axt", "target": "Goblin 2"}, by=BRAM)
+    assert out_of_turn.ephemeral and out_of_turn.content.startswith(
+        "Goblin 1 ist am Zug, nicht Jorun: Jorun greift im eigenen Zug an."
+    )
     offered = await ask("attack", {"npc": "Goblin 1", "weapon": "Spear"})
     assert offered.content == "Whom does **Goblin 1** attack with **Spear**?"
     [select] = components(offered.data)

@@ -15,7 +15,7 @@ from cogs.utils.save_button import NAME_INPUT
 
 from .conftest import LaunchBot
 from .fakecord.records import FakecordError
-from .standin import CALLBACK_CHANNEL_MESSAGE, CALLBACK_MODAL, Fakecord
+from .standin import CALLBACK_CHANNEL_MESSAGE, CALLBACK_MODAL, CALLBACK_UPDATE_MESSAGE, Fakecord
 from .test_fight import PLAYER_A, PLAYER_B, WAIT, Table, set_the_table
 from .test_wirebot import assert_healthy, check_arithmetic, field, start_wire, stop_wire
 
@@ -83,10 +83,14 @@ async def test_a_turn_with_taps_saved_rolls_and_a_restart(
     ]
     with pytest.raises(FakecordError, match="not among the select's options"):
         await pick(table, asked.message_id, select["custom_id"], ["Goblin 9"], by=PLAYER_A)
-    hit = await pick(table, asked.message_id, select["custom_id"], ["Goblin 2"], by=PLAYER_A)
-    assert hit.type == CALLBACK_CHANNEL_MESSAGE and not hit.ephemeral
-    check_arithmetic(hit.data["embeds"][0])
-    assert "Goblin 2" in str(hit.data["embeds"][0])
+    used = await pick(table, asked.message_id, select["custom_id"], ["Goblin 2"], by=PLAYER_A)
+    assert used.type == CALLBACK_UPDATE_MESSAGE and components(used.data) == []  # used up
+    hit = await standin.wait_message_event(
+        "followup", predicate=lambda e: e.token == used.token, timeout=WAIT
+    )
+    assert not hit.flags & 64  # the attack, in public
+    check_arithmetic(hit.embeds[0])
+    assert "Goblin 2" in str(hit.embeds[0])
 
     # a saved roll, rolled again after the sheet changed
     check = await table.command(
@@ -170,6 +174,7 @@ async def test_the_panel_in_german(
     bot = await start_wire(standin, launch_bot, tmp_path / "wire.db")
     table = Table(standin)
     await set_the_table(table)
+    await table.command("fight", sub="next")  # Aria's turn: she may attack
     payload = standin.command_interaction("panel", {}, user_id=PLAYER_A, locale="de")
     panel = await standin.send_interaction(payload, timeout=WAIT)
     assert panel.ephemeral and panel.content.startswith("**Aria**: Schnellaktionen, nur für dich.")

@@ -12,6 +12,8 @@ from storage.models import HealthTarget, NewCombatant
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
 from wire.dice import Die, DieSource
+from wire.errors import RulesError
+from wire.fight import AttackClaim, TurnRules, Use
 from wire.health import DamageKind, Pool
 from wire.initiative import Initiative
 
@@ -201,3 +203,51 @@ async def test_fights_are_scoped_to_their_guild(store: SqliteStore, table) -> No
         await store.advance_turn(OTHER_GUILD, fight.id, GM)
     ended = await store.end_fight(GUILD, fight.id, GM)
     assert ended.ended and await store.running_fight(GUILD, CHANNEL) is None
+
+
+async def test_an_attack_is_taken_once_per_claim_and_the_turn_s_counts_reset(
+    store: SqliteStore, table
+) -> None:
+    """The store keeps what a turn did (wire.fight decides): an attack is counted as a
+    compare-and-set on the count a menu was made for, a GM's reaction is kept and used up, and
+    a change of turn resets both, on each backend."""
+    campaign, ash, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    pc = NewCombatant("Ash", ash.id, PLAYER, False, init(19, 2))
+    await store.add_combatants(GUILD, fight.id, PLAYER, [pc])
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 1))
+    ash_id = fight.find("Ash").id
+    with pytest.raises(PermissionDenied, match="The fight has not begun"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
+    fight = (await store.advance_turn(GUILD, fight.id, GM)).fight  # Ash's turn
+    claim = AttackClaim(fight.step, 0)
+    made = await store.take_attack(GUILD, fight.id, PLAYER, ash_id, claim=claim)
+    assert made.uses is Use.TURN
+    with pytest.raises(Conflict, match="That menu was used already"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id, claim=claim)
+    with pytest.raises(PermissionDenied, match=r"this turn's attacks already \(1 of 1"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
+    with pytest.raises(PermissionDenied, match="Only a GM of"):
+        await store.grant_reaction(GUILD, fight.id, PLAYER, ash_id)
+    fight = await store.grant_reaction(GUILD, fight.id, GM, ash_id)
+    assert (fight.find("Ash").attacks, fight.find("Ash").reaction) == (1, True)
+    used = await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
+    assert used.uses is Use.REACTION
+    fight = await store.get_fight(GUILD, fight.id)
+    assert (fight.find("Ash").attacks, fight.find("Ash").reaction) == (2, False)
+    await store.grant_reaction(GUILD, fight.id, GM, ash_id)
+    fight = (await store.advance_turn(GUILD, fight.id, PLAYER)).fight  # Goblin 1's turn
+    assert all(c.attacks == 0 and not c.reaction for c in fight.combatants)
+    with pytest.raises(PermissionDenied, match="It is Goblin 1's turn, not Ash's"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
+    assert (await store.take_attack(GUILD, fight.id, GM, ash_id)).uses is Use.FREE  # a GM may
+
+    changed = await store.update_campaign(
+        GUILD, campaign.id, GM, attacks_per_turn=0, out_of_turn_attacks=True
+    )
+    assert changed.turn_rules == TurnRules(None, True)
+    assert (await store.take_attack(GUILD, fight.id, PLAYER, ash_id)).uses is Use.FREE
+    with pytest.raises(RulesError, match="between 0 and 20"):
+        await store.update_campaign(GUILD, campaign.id, GM, attacks_per_turn=21)
+    changed = await store.update_campaign(GUILD, campaign.id, GM, attacks_per_turn=3)
+    assert changed.turn_rules == TurnRules(3, True)
