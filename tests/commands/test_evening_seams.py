@@ -6,7 +6,7 @@ defence skill is missing. Each in English and, where the text changed, in German
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of, field
-from tests.commands.test_fights import fight_table, line_of, lines, tracker
+from tests.commands.test_fights import any_attacks, fight_table, line_of, lines, tracker
 
 
 async def test_an_attack_on_the_sheet_whose_copies_fight_is_refused_naming_them(
@@ -35,6 +35,7 @@ async def test_an_attack_on_the_sheet_whose_copies_fight_is_refused_naming_them(
 
 async def test_with_one_copy_standing_the_sheets_name_hits_that_copy(world):
     await fight_table(world)
+    await any_attacks(world)
     for copy in ("Goblin 1", "Goblin 3"):
         await world.alice.slash(world.channel, "health damage", target=copy, amount=30)
     world.dice.push(15)  # Jaime 23 against take 10 + 3 = 13: 10 damage
