@@ -33,6 +33,7 @@ from dotenv import load_dotenv
 from cogs.utils import collector
 from cogs.utils.config import (
     TOKEN_HELP,
+    VARIABLES,
     Config,
     ConfigError,
     check_deployment,
@@ -359,8 +360,26 @@ def sharding_required(config: Config) -> str:
     )
 
 
+def configuration_help() -> str:
+    """The epilog of `--help`: where the settings come from and each variable, so that a host
+    does not have to find the README to learn what .env may hold."""
+    width = max(len(name) for name, _ in VARIABLES)
+    lines = [
+        "Configuration: .env beside bot.py (copy .env.example to start one), or the process",
+        "environment, which wins over .env. The variables:",
+        *(f"  {name:<{width}}  {meaning}" for name, meaning in VARIABLES),
+        "make run, make sync and make invite run these with the bot's .venv.",
+    ]
+    return "\n".join(lines)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python bot.py", description="Run the WIRE bot.")
+    parser = argparse.ArgumentParser(
+        prog="python bot.py",
+        description="Run the WIRE bot.",
+        epilog=configuration_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--sync", action="store_true", help="sync slash commands at start-up")
     parser.add_argument("--invite", action="store_true", help="print the invite link and exit")
     return parser.parse_args(argv)

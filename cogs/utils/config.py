@@ -23,6 +23,19 @@ TOKEN_HELP = (
 )
 
 
+VARIABLES = (
+    ("DISCORD_TOKEN", "required: the bot token from the Discord Developer Portal"),
+    ("WIRE_DATABASE", f"the SQLite file (default {DEFAULT_DATABASE}) or a postgresql:// URL"),
+    ("WIRE_DATABASE_POOL", "on PostgreSQL, connections per process (default 10)"),
+    ("WIRE_DEV_GUILD", "a test server's id: register the commands there only, at once"),
+    ("LOG_LEVEL", "DEBUG, INFO (default), WARNING or ERROR"),
+    ("WIRE_ROLL_LOG_DAYS", "days the roll log keeps a roll (default: forever)"),
+    ("WIRE_SHARD_COUNT", "shards across all processes (default: one unsharded connection)"),
+    ("WIRE_SHARD_IDS", "the shards this process runs, e.g. 0-1 (default: all)"),
+)
+"""Every variable the bot reads, with a line for `python bot.py --help` (docs/hosting.md and
+.env.example have the whole story)."""
+
 MAX_SHARD_COUNT = 100_000
 """A typo guard far above any real need: at 2,500 servers a shard, 250 million servers."""
 
