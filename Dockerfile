@@ -15,7 +15,8 @@ WORKDIR /app
 # The same requirements, installed the same way as `make run` does (Makefile: .venv/.runtime).
 COPY requirements.txt ./
 RUN python -m venv /app/.venv \
-    && /app/.venv/bin/pip install --quiet --disable-pip-version-check --no-cache-dir \
+    && /app/.venv/bin/pip install --quiet --disable-pip-version-check --require-hashes \
+       --no-cache-dir \
        -r requirements.txt
 
 # The code only: no .env, no database, no tests (and .dockerignore keeps them out of the context).

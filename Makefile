@@ -6,7 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test lint format bench messages mutate clean invite sync FORCE
+PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check --require-hashes
+
+.PHONY: run test lint format bench messages mutate clean invite sync lock FORCE
 
 # Checked on every make: PYTHON is new enough (one line naming both versions if not), and .venv
 # was built by the same major.minor. The stamp holds that version and is rewritten only when it
@@ -23,17 +25,39 @@ $(VENV)/.python: FORCE
 	fi; \
 	if [ "$$(cat $@ 2>/dev/null)" != "$$found" ]; then echo "$$found" > $@; fi
 
+# The *.txt files are locks: every package, transitive ones too, at one version with its hashes
+# (`make lock` writes them from the *.in files), so an install next year gets what the tests
+# passed with, and pip refuses a file that is not the one locked.
 $(VENV)/.runtime: requirements.txt $(VENV)/.python
-	$(PIP) install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
-	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
+	touch $@
+
+$(VENV)/.bench: requirements-bench.txt $(VENV)/.dev
+	$(PIP_INSTALL) -r requirements-bench.txt
 	touch $@
 
 $(VENV)/.mutate: requirements-mutate.txt $(VENV)/.dev
-	$(PIP) install --quiet --disable-pip-version-check -r requirements-mutate.txt
+	$(PIP_INSTALL) -r requirements-mutate.txt
 	touch $@
+
+## Lock the dependencies after a change to a requirements*.in file: each *.in resolved, with
+## every transitive dependency and its hashes, into its *.txt, for every Python the project
+## claims (--universal: 3.13's audioop-lts too). Versions already locked are kept unless
+## `make lock LOCK_FLAGS=--upgrade` (or --upgrade-package NAME). Needs uv (`pipx install uv`,
+## or any venv of its own: `python3 -m venv /tmp/uv && /tmp/uv/bin/pip install uv`, UV=/tmp/uv/bin/uv).
+UV ?= uv
+LOCK_FLAGS ?=
+LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" $(LOCK_FLAGS)
+lock:
+	$(LOCK) requirements.in -o requirements.txt
+	$(LOCK) requirements-dev.in -o requirements-dev.txt
+	$(LOCK) requirements-bench.in -o requirements-bench.txt
+	$(LOCK) requirements-mutate.in -o requirements-mutate.txt
 
 ## Run the bot with the configuration in .env (or the environment), on the SQLite default.
 run: $(VENV)/.runtime
@@ -64,8 +88,8 @@ format: $(VENV)/.dev
 messages: $(VENV)/.dev
 	$(PY) -m tools.catalogue
 
-## Print the benchmark figures (not part of the tests).
-bench: $(VENV)/.dev
+## Print the benchmark figures (not part of the tests); installs psutil and py-spy for them.
+bench: $(VENV)/.bench
 	$(PY) -m bench
 
 ## Mutation testing of wire/ against tests/wire (docs/mutation.md; not part of CI or `make test`):

@@ -333,7 +333,7 @@ def expand(value: str, variables: dict[str, str]) -> str:
 
 def make_recipe(target: str) -> list[list[str]]:
     """What `make TARGET` runs: its prerequisites' recipes first, then its own (expanded)."""
-    text = MAKEFILE.read_text()
+    text = MAKEFILE.read_text().replace("\\\n", " ")  # a recipe line continued is one line
     variables = make_variables(text)
     rules: dict[str, tuple[list[str], list[str]]] = {}
     current: list[str] | None = None
