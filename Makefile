@@ -8,7 +8,7 @@ PIP := $(VENV)/bin/pip
 
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check --require-hashes
 
-.PHONY: run test lint format bench messages mutate clean invite sync lock FORCE
+.PHONY: run test lint format bench messages mutate clean invite sync lock docs FORCE
 
 # Checked on every make: PYTHON is new enough (one line naming both versions if not), and .venv
 # was built by the same major.minor. The stamp holds that version and is rewritten only when it
@@ -87,6 +87,11 @@ format: $(VENV)/.dev
 ## (docs/i18n.md): new messages come in untranslated, changed ones fuzzy.
 messages: $(VENV)/.dev
 	$(PY) -m tools.catalogue
+
+## Write docs/commands.md from the command tree (the test of it names this command when the page
+## and the code differ).
+docs: $(VENV)/.dev
+	$(PY) -m tools.commands_doc
 
 ## Print the benchmark figures (not part of the tests); installs psutil and py-spy for them.
 bench: $(VENV)/.bench

@@ -185,11 +185,12 @@ class WireBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        await self.clear_other_scope(guild)
         payload = await self.command_payload(guild)
         digest = hashlib.sha256(
             json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
         ).hexdigest()
-        key = f"command_hash:{guild.id if guild else 'global'}"
+        key = f"command_hash:{guild.id}" if guild else GLOBAL_HASH
         if not self.force_sync and await self.store.get_meta(key) == digest:
             log.info("Commands unchanged since the last sync; not syncing.")
             return
@@ -198,6 +199,31 @@ class WireBot(commands.Bot):
         log.info(
             "Synced %d commands (%s).", len(synced), f"guild {guild.id}" if guild else "global"
         )
+
+    async def clear_other_scope(self, guild: discord.abc.Snowflake | None) -> None:
+        """Remove the commands an earlier start registered in the other scope.
+
+        A host who tests with WIRE_DEV_GUILD after a global sync (or goes global after testing)
+        would otherwise see every command twice in that server: Discord shows a server's own
+        commands beside the global ones. The scope last synced is kept in the database; before
+        this was kept, a stored global hash means a global sync happened.
+        """
+        now = str(guild.id) if guild else "global"
+        previous = await self.store.get_meta("command_scope")
+        if previous is None and guild is not None and await self.store.get_meta(GLOBAL_HASH):
+            previous = "global"
+        if previous and previous != now:
+            assert self.application_id is not None  # set by login, before setup_hook
+            if previous == "global":
+                await self.http.bulk_upsert_global_commands(self.application_id, payload=[])
+            else:
+                await self.http.bulk_upsert_guild_commands(
+                    self.application_id, int(previous), payload=[]
+                )
+            # Its commands are gone: a later sync to that scope must not be skipped as unchanged.
+            await self.store.set_meta(f"command_hash:{previous}", "")
+            log.info("Removed the commands of the earlier scope (%s).", _scope_name(previous))
+        await self.store.set_meta("command_scope", now)
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
@@ -343,6 +369,13 @@ def invite_link(client_id: int) -> str:
         permissions=INVITE_PERMISSIONS,
         scopes=("bot", "applications.commands"),
     )
+
+
+GLOBAL_HASH = "command_hash:global"
+
+
+def _scope_name(scope: str) -> str:
+    return "global" if scope == "global" else f"guild {scope}"
 
 
 def sharding_required(config: Config) -> str:

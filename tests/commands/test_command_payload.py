@@ -12,27 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from bot import EXTENSIONS, WireBot
-from cogs.utils.config import Config
 from tests.discord_rules import command_characters, command_problems
+from tools.command_tree import loaded_bot
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture
-async def payload(tmp_path):
-    bot = WireBot(
-        Config(token="x", database=tmp_path / "wire.db"),
-        sync_commands=False,
-        background_tasks=False,
-    )
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    try:
+async def payload():
+    async with loaded_bot() as bot:
         yield await bot.command_payload()
-    finally:
-        for extension in EXTENSIONS:
-            await bot.unload_extension(extension)
 
 
 async def test_payload_follows_discords_registration_rules(payload):
