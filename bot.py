@@ -389,13 +389,13 @@ def sharding_required(config: Config) -> str:
         f"Discord refused the connection: the bot is in more servers than {shards} "
         f"shard{'s' if shards > 1 else ''} may carry (Discord allows 2,500 per shard). Set "
         f"WIRE_SHARD_COUNT above {shards}, about one shard per 1,000 servers "
-        "(README.md, section 'Sharding')."
+        "(docs/hosting.md, section 'Sharding')."
     )
 
 
 def configuration_help() -> str:
     """The epilog of `--help`: where the settings come from and each variable, so that a host
-    does not have to find the README to learn what .env may hold."""
+    does not have to find docs/hosting.md to learn what .env may hold."""
     width = max(len(name) for name, _ in VARIABLES)
     lines = [
         "Configuration: .env beside bot.py (copy .env.example to start one), or the process",

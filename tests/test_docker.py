@@ -632,8 +632,8 @@ def test_the_postgres_profile_splits_the_shards_over_two_bot_processes(compose):
     assert sorted(shards) == [0, 1, 2, 3], "every shard runs, each in one process"
 
 
-def test_the_readme_starts_the_postgres_profile_without_the_sqlite_bot(compose):
-    readme = (ROOT / "README.md").read_text()
+def test_the_hosting_page_starts_the_postgres_profile_without_the_sqlite_bot(compose):
+    readme = (ROOT / "docs" / "hosting.md").read_text()
     command = f"docker compose --profile postgres up -d {' '.join(POSTGRES_BOTS)}"
     assert command in readme and command in COMPOSE.read_text()
 

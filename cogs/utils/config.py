@@ -18,7 +18,7 @@ from storage.models import Shards
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "
-    "(README.md, section 'Discord application and token'). "
+    "(docs/hosting.md, section 'Discord application and token'). "
     "Without Discord, try the offline rules: python -m wire --help"
 )
 
