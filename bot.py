@@ -71,6 +71,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.privacy",
     "cogs.retention",
+    "cogs.heartbeat",
     "cogs.quickplay",
 )
 

@@ -272,7 +272,7 @@ def storage_examples(text: str) -> list[str]:
         re.sub(
             r"\$\([^)]*\)",  # a shell substitution, as cron's dated file name: one word
             "$(…)",
-            without_comment(line).split("python -m storage ", 1)[1].split(" && ", 1)[0],
+            without_comment(line).split("python -m storage ", 1)[1].split(" && ", 1)[0].rstrip("'"),
         )
         for _, block in code_blocks(text)
         for line in block

@@ -16,7 +16,11 @@ pytestmark = pytest.mark.e2e
 
 
 async def start(
-    standin: Fakecord, launch_bot: LaunchBot, db: Path, dev_guild: int | None
+    standin: Fakecord,
+    launch_bot: LaunchBot,
+    db: Path,
+    dev_guild: int | None,
+    env: dict[str, str] | None = None,
 ) -> BotProcess:
     """bot.py on `db`, synced to the guild (or globally), READY."""
     handshakes = len(standin.handshakes)
@@ -27,6 +31,7 @@ async def start(
             "WIRE_DATABASE": str(db),
             "PYTHONPATH": str(REPO_ROOT),
             "WIRE_DEV_GUILD": "" if dev_guild is None else str(dev_guild),
+            **(env or {}),
         },
         name="wirebot",
     )
