@@ -134,3 +134,14 @@ def test_the_commands_hosts_are_told_to_run_work_as_written():
     words = shlex.split(restore_hint("data/wire.db"))
     assert words[:3] == [".venv/bin/python", "-m", "storage"]
     assert build_parser().parse_args(words[3:]).command == "restore"
+
+
+def test_the_version_make_needs_is_the_one_pyproject_claims():
+    import tomllib
+
+    from tools.python_check import NEEDED
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">={}.{}".format(*NEEDED)
+    claimed = [c.rsplit(" ", 1)[1] for c in project["classifiers"] if "Python :: 3." in c]
+    assert claimed[0] == "{}.{}".format(*NEEDED) and "3.13" in claimed
