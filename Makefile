@@ -1,27 +1,75 @@
 # The two commands a new user needs: `make run` and `make test`. Both build .venv themselves.
+# PYTHON names the interpreter that builds .venv (3.11 or newer): `make run PYTHON=python3.12`.
+# A .venv built by another Python version is removed and built again with this one.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test lint format bench messages mutate clean
+PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check --require-hashes
 
-$(VENV)/.runtime: requirements.txt
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --disable-pip-version-check -r requirements.txt
+.PHONY: run test lint format bench messages mutate clean invite sync lock docs FORCE
+
+# Checked on every make: PYTHON is new enough (one line naming both versions if not), and .venv
+# was built by the same major.minor. The stamp holds that version and is rewritten only when it
+# changes, so the installs below rerun only after a rebuild.
+$(VENV)/.python: FORCE
+	@found=$$($(PYTHON) tools/python_check.py) || exit 1; \
+	had=$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); \
+	if [ "$$had" != "$$found" ]; then \
+		if [ -e $(VENV) ]; then \
+			echo "Rebuilding $(VENV): it was built by Python $${had:-that no longer runs}, $(PYTHON) is $$found."; \
+			rm -rf $(VENV); \
+		fi; \
+		$(PYTHON) -m venv $(VENV) || exit 1; \
+	fi; \
+	if [ "$$(cat $@ 2>/dev/null)" != "$$found" ]; then echo "$$found" > $@; fi
+
+# The *.txt files are locks: every package, transitive ones too, at one version with its hashes
+# (`make lock` writes them from the *.in files), so an install next year gets what the tests
+# passed with, and pip refuses a file that is not the one locked.
+$(VENV)/.runtime: requirements.txt $(VENV)/.python
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
-	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
+	touch $@
+
+$(VENV)/.bench: requirements-bench.txt $(VENV)/.dev
+	$(PIP_INSTALL) -r requirements-bench.txt
 	touch $@
 
 $(VENV)/.mutate: requirements-mutate.txt $(VENV)/.dev
-	$(PIP) install --quiet --disable-pip-version-check -r requirements-mutate.txt
+	$(PIP_INSTALL) -r requirements-mutate.txt
 	touch $@
+
+## Lock the dependencies after a change to a requirements*.in file: each *.in resolved, with
+## every transitive dependency and its hashes, into its *.txt, for every Python the project
+## claims (--universal: 3.13's audioop-lts too). Versions already locked are kept unless
+## `make lock LOCK_FLAGS=--upgrade` (or --upgrade-package NAME). Needs uv (`pipx install uv`,
+## or any venv of its own: `python3 -m venv /tmp/uv && /tmp/uv/bin/pip install uv`, UV=/tmp/uv/bin/uv).
+UV ?= uv
+LOCK_FLAGS ?=
+LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" $(LOCK_FLAGS)
+lock:
+	$(LOCK) requirements.in -o requirements.txt
+	$(LOCK) requirements-dev.in -o requirements-dev.txt
+	$(LOCK) requirements-bench.in -o requirements-bench.txt
+	$(LOCK) requirements-mutate.in -o requirements-mutate.txt
 
 ## Run the bot with the configuration in .env (or the environment), on the SQLite default.
 run: $(VENV)/.runtime
 	$(PY) bot.py
+
+## Print the link that adds the bot to a server (reads the token from .env; does not connect).
+invite: $(VENV)/.runtime
+	$(PY) bot.py --invite
+
+## Run the bot and sync its slash commands with Discord at start-up, changed or not.
+sync: $(VENV)/.runtime
+	$(PY) bot.py --sync
 
 ## Install what the tests need and run them all.
 test: $(VENV)/.dev
@@ -40,8 +88,13 @@ format: $(VENV)/.dev
 messages: $(VENV)/.dev
 	$(PY) -m tools.catalogue
 
-## Print the benchmark figures (not part of the tests).
-bench: $(VENV)/.dev
+## Write docs/commands.md from the command tree (the test of it names this command when the page
+## and the code differ).
+docs: $(VENV)/.dev
+	$(PY) -m tools.commands_doc
+
+## Print the benchmark figures (not part of the tests); installs psutil and py-spy for them.
+bench: $(VENV)/.bench
 	$(PY) -m bench
 
 ## Mutation testing of wire/ against tests/wire (docs/mutation.md; not part of CI or `make test`):

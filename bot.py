@@ -33,6 +33,7 @@ from dotenv import load_dotenv
 from cogs.utils import collector
 from cogs.utils.config import (
     TOKEN_HELP,
+    VARIABLES,
     Config,
     ConfigError,
     check_deployment,
@@ -70,6 +71,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.privacy",
     "cogs.retention",
+    "cogs.heartbeat",
     "cogs.quickplay",
 )
 
@@ -184,11 +186,12 @@ class WireBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        await self.clear_other_scope(guild)
         payload = await self.command_payload(guild)
         digest = hashlib.sha256(
             json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
         ).hexdigest()
-        key = f"command_hash:{guild.id if guild else 'global'}"
+        key = f"command_hash:{guild.id}" if guild else GLOBAL_HASH
         if not self.force_sync and await self.store.get_meta(key) == digest:
             log.info("Commands unchanged since the last sync; not syncing.")
             return
@@ -197,6 +200,31 @@ class WireBot(commands.Bot):
         log.info(
             "Synced %d commands (%s).", len(synced), f"guild {guild.id}" if guild else "global"
         )
+
+    async def clear_other_scope(self, guild: discord.abc.Snowflake | None) -> None:
+        """Remove the commands an earlier start registered in the other scope.
+
+        A host who tests with WIRE_DEV_GUILD after a global sync (or goes global after testing)
+        would otherwise see every command twice in that server: Discord shows a server's own
+        commands beside the global ones. The scope last synced is kept in the database; before
+        this was kept, a stored global hash means a global sync happened.
+        """
+        now = str(guild.id) if guild else "global"
+        previous = await self.store.get_meta("command_scope")
+        if previous is None and guild is not None and await self.store.get_meta(GLOBAL_HASH):
+            previous = "global"
+        if previous and previous != now:
+            assert self.application_id is not None  # set by login, before setup_hook
+            if previous == "global":
+                await self.http.bulk_upsert_global_commands(self.application_id, payload=[])
+            else:
+                await self.http.bulk_upsert_guild_commands(
+                    self.application_id, int(previous), payload=[]
+                )
+            # Its commands are gone: a later sync to that scope must not be skipped as unchanged.
+            await self.store.set_meta(f"command_hash:{previous}", "")
+            log.info("Removed the commands of the earlier scope (%s).", _scope_name(previous))
+        await self.store.set_meta("command_scope", now)
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds.", self.user, len(self.guilds))
@@ -344,6 +372,13 @@ def invite_link(client_id: int) -> str:
     )
 
 
+GLOBAL_HASH = "command_hash:global"
+
+
+def _scope_name(scope: str) -> str:
+    return "global" if scope == "global" else f"guild {scope}"
+
+
 def sharding_required(config: Config) -> str:
     """What to do when Discord closes the gateway with 4011: the bot outgrew its shards.
 
@@ -355,12 +390,30 @@ def sharding_required(config: Config) -> str:
         f"Discord refused the connection: the bot is in more servers than {shards} "
         f"shard{'s' if shards > 1 else ''} may carry (Discord allows 2,500 per shard). Set "
         f"WIRE_SHARD_COUNT above {shards}, about one shard per 1,000 servers "
-        "(README.md, section 'Sharding')."
+        "(docs/hosting.md, section 'Sharding')."
     )
 
 
+def configuration_help() -> str:
+    """The epilog of `--help`: where the settings come from and each variable, so that a host
+    does not have to find docs/hosting.md to learn what .env may hold."""
+    width = max(len(name) for name, _ in VARIABLES)
+    lines = [
+        "Configuration: .env beside bot.py (copy .env.example to start one), or the process",
+        "environment, which wins over .env. The variables:",
+        *(f"  {name:<{width}}  {meaning}" for name, meaning in VARIABLES),
+        "make run, make sync and make invite run these with the bot's .venv.",
+    ]
+    return "\n".join(lines)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python bot.py", description="Run the WIRE bot.")
+    parser = argparse.ArgumentParser(
+        prog="python bot.py",
+        description="Run the WIRE bot.",
+        epilog=configuration_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--sync", action="store_true", help="sync slash commands at start-up")
     parser.add_argument("--invite", action="store_true", help="print the invite link and exit")
     return parser.parse_args(argv)

@@ -5,9 +5,9 @@
 
 bot.py answers `/check attr:3 skill:5 vs:13` from random players of the 100,000-character
 database (bench_e2e's stand-in, database and interactions); after a warm-up, py-spy (a sampling
-profiler, from requirements-dev.txt) attaches to the bot process for exactly the measured
-interactions, and every sample's stack is put in one bucket: from the innermost frame outwards,
-the first frame that belongs to one of
+profiler, from requirements-bench.txt, which `make bench` installs) attaches to the bot process
+for exactly the measured interactions, and every sample's stack is put in one bucket: from the
+innermost frame outwards, the first frame that belongs to one of
 
     storage         storage/, aiosqlite, sqlite3 (the database threads included)
     cogs and rules  cogs/, wire/, bot.py
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             print_cprofile(out, args.count, tree, args.top)
         return 0
     if not PY_SPY.exists():
-        raise SystemExit(f"{PY_SPY} is missing: pip install -r requirements-dev.txt")
+        raise SystemExit(f"{PY_SPY} is missing: make bench installs it (requirements-bench.txt)")
     with tempfile.TemporaryDirectory(prefix="wire-profile-e2e-") as tmp:
         raw, figures = asyncio.run(profile(args, Path(tmp)))
     if args.keep:

@@ -19,7 +19,24 @@ from wire.i18n import N_, tr, trc
 if TYPE_CHECKING:
     from bot import WireBot
 
+FIRST_STEPS = N_("First steps for a new table")
+
 COMMANDS = {
+    FIRST_STEPS: N_(
+        "For the GM, once the bot is in the server:\n"
+        "1. Members with Manage Server are GMs of every campaign; `/campaign gm add user:@Ann` "
+        "makes another. Every channel plays the server's default campaign until a GM binds it "
+        "to another: `/campaign create name:Dragonfall` or `/campaign use`.\n"
+        "2. Each player makes a character and its weapon: `/character create name:Jaime "
+        "sheet:Strength 3, Reaction 2; Long swords 5, Parry 3`, then `/character weapon "
+        "weapon:Long sword base:5 attribute:Strength skill:Long swords`.\n"
+        "3. The GM makes the NPCs: `/character create name:Goblin npc:true sheet:Strength 1; "
+        "Parry 2` (only GMs see the sheet), or loads a prepared file with `/character import`.\n"
+        "4. Roll: `/attack target:Goblin`, `/check attr_name:Strength skill_name:Climbing "
+        "vs:15`.\n"
+        "5. The GM prices character points: `/cp categories skills:Parry: combat`, "
+        "`/cp settings starting_budget:100`."
+    ),
     N_("Rolls"): N_(
         "`/check attr:3 skill:5 vs:13` a check against a target number\n"
         "`/check attr_name:Strength skill_name:Climbing vs:15` the same from your sheet\n"
@@ -120,6 +137,7 @@ RULES = N_(
 
 
 TOPICS = {
+    "start": (FIRST_STEPS, ("character create", "character weapon")),
     "rolls": (N_("Rolls"), ("check", "attack", "defend", "contest")),
     "table": (N_("At the table"), ("roll", "odds")),
     "crafting": (N_("Crafting"), ("craft",)),

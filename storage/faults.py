@@ -51,8 +51,9 @@ SQLITE_NOTADB = 26
 
 
 def restore_hint(path: Path | str) -> str:
-    """The command that puts a backup in place of `path` (README, "Backups")."""
-    return f"python -m storage restore BACKUP.db {path}"
+    """The command that puts a backup in place of `path` (docs/storage.md, "Backups"), as a host
+    types it in the bot's folder: the venv's Python, which has the bot's dependencies."""
+    return f".venv/bin/python -m storage restore BACKUP.db {path}"
 
 
 class HostAlarm:
@@ -136,7 +137,7 @@ def sqlite_fault(exc: sqlite3.Error, path: Path, alarm: HostAlarm) -> StorageErr
             logging.ERROR,
             "damaged",
             f"The database {path} is damaged ({exc}). The host must stop the bot and restore "
-            f"a backup: {restore_hint(path)} (README, Backups).",
+            f"a backup: {restore_hint(path)} (docs/storage.md, Backups).",
         )
         return Damaged(DAMAGED)
     return None

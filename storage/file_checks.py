@@ -32,7 +32,7 @@ HEADER_SIZE = 100
 
 
 def _restore(path: Path) -> str:
-    return f"Restore a backup with `{restore_hint(path)}` (README, Backups)"
+    return f"Restore a backup with `{restore_hint(path)}` (docs/storage.md, Backups)"
 
 
 def not_a_database(path: Path, reason: str) -> CannotOpen:

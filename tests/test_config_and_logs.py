@@ -199,3 +199,48 @@ def test_bad_roll_log_days_are_one_line_naming_the_fix(days):
     with pytest.raises(ConfigError, match="WIRE_ROLL_LOG_DAYS must be a number of days") as error:
         load_config({"DISCORD_TOKEN": TOKEN, "WIRE_ROLL_LOG_DAYS": days})
     assert "\n" not in str(error.value) and "empty to keep every roll" in str(error.value)
+
+
+def test_help_names_the_configuration_file_and_every_variable(capsys):
+    """`python bot.py --help` answers "where do the settings go?" without the README."""
+    import re
+
+    from bot import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    shown = capsys.readouterr().out
+    assert ".env" in shown and ".env.example" in shown
+    config_py = (Path(__file__).resolve().parents[1] / "cogs/utils/config.py").read_text()
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', config_py))
+    assert read
+    for name in read:
+        assert re.search(rf"^  {name}  +\S", shown, re.M), f"{name} is not in bot.py --help"
+
+
+def test_the_two_voice_warnings_are_silenced_and_other_warnings_are_not(caplog):
+    """discord.py warns on every start that PyNaCl and davey are missing; the bot uses no voice.
+    A rate limit's warning (any other warning) still shows."""
+    from cogs.utils.logs import setup_logging
+
+    root = logging.getLogger()
+    before = list(root.handlers)
+    client_log = logging.getLogger("discord.client")
+    filters = list(client_log.filters)
+    try:
+        setup_logging("INFO")
+        caplog.set_level(logging.INFO)
+        client_log.warning("PyNaCl is not installed, voice will NOT be supported")
+        client_log.warning("davey is not installed, voice will NOT be supported")
+        client_log.warning("We are being rate limited. Retrying in 2.00 seconds.")
+        logging.getLogger("discord.http").warning("We are being rate limited.")
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in before:
+                root.removeHandler(handler)
+        client_log.filters[:] = filters
+    shown = [record.getMessage() for record in caplog.records]
+    assert shown == [
+        "We are being rate limited. Retrying in 2.00 seconds.",
+        "We are being rate limited.",
+    ]

@@ -333,7 +333,7 @@ def expand(value: str, variables: dict[str, str]) -> str:
 
 def make_recipe(target: str) -> list[list[str]]:
     """What `make TARGET` runs: its prerequisites' recipes first, then its own (expanded)."""
-    text = MAKEFILE.read_text()
+    text = MAKEFILE.read_text().replace("\\\n", " ")  # a recipe line continued is one line
     variables = make_variables(text)
     rules: dict[str, tuple[list[str], list[str]]] = {}
     current: list[str] | None = None
@@ -429,40 +429,41 @@ def healthcheck(docker: list[Instruction]) -> list[str]:
 
 
 def test_the_healthcheck_uses_no_network(docker):
-    text = " ".join(healthcheck(docker))
-    for word in ("curl", "wget", "http", "socket", "discord.com", "urllib"):
-        assert word not in text, f"the health check uses the network ({word})"
+    words = healthcheck(docker)
+    script = (ROOT / PurePosixPath(words[-1]).relative_to("/app")).read_text()
+    for word in ("curl", "wget", "http", "socket", "discord.com", "urllib", "quick_check"):
+        assert word not in " ".join(words) + script, f"the health check uses {word}"
     flags = dict(flag.partition("=")[::2] for flag in of(docker, "HEALTHCHECK")[0].flags)
     assert "--interval" in flags and "--timeout" in flags
+    heartbeat = {i.value.split("=", 1)[0]: i.value for i in of(docker, "ENV")}
+    assert "WIRE_HEARTBEAT" in heartbeat, "the image sets the file the bot's heartbeat writes"
+
+
+def run_healthcheck(
+    docker: list[Instruction], database: Path | str, heartbeat: Path | None
+) -> subprocess.CompletedProcess:
+    words = healthcheck(docker)
+    assert words[0].endswith("/python")
+    script = ROOT / PurePosixPath(words[1]).relative_to("/app")
+    env = {**os.environ, "WIRE_DATABASE": str(database)}
+    env["WIRE_HEARTBEAT"] = str(heartbeat or "")
+    return subprocess.run(
+        [sys.executable, str(script)], env=env, timeout=30, capture_output=True, text=True
+    )
 
 
 @pytest.fixture
-def fake_bot(tmp_path: Path):
-    """A process whose arguments are `python bot.py`, as the container's main process."""
-    folder = tmp_path / "app"
-    folder.mkdir()
-    (folder / "bot.py").write_text("import time\ntime.sleep(60)\n")
-    process = subprocess.Popen([sys.executable, "bot.py"], cwd=folder)
-    time.sleep(0.2)
-    try:
-        yield process
-    finally:
-        process.kill()
-        process.wait()
+def heartbeat(tmp_path: Path) -> Path:
+    """A heartbeat file as the connected bot writes it (cogs/heartbeat.py)."""
+    from cogs.heartbeat import beat
+
+    path = tmp_path / "wire-heartbeat"
+    beat(path)
+    return path
 
 
-def run_healthcheck(docker: list[Instruction], database: Path) -> int:
-    words = healthcheck(docker)
-    assert words[0].endswith("/python")
-    env = {**os.environ, "WIRE_DATABASE": str(database)}
-    return subprocess.run(
-        [sys.executable, *words[1:]], env=env, timeout=30, capture_output=True
-    ).returncode
-
-
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
-def test_the_healthcheck_passes_on_a_running_bot_with_a_live_wal_database(
-    docker, fake_bot, tmp_path
+def test_the_healthcheck_passes_on_a_connected_bot_with_a_live_wal_database(
+    docker, heartbeat, tmp_path
 ):
     database = tmp_path / "wire.db"
     live = sqlite3.connect(database)  # held open in WAL mode, as the running bot holds it
@@ -471,18 +472,52 @@ def test_the_healthcheck_passes_on_a_running_bot_with_a_live_wal_database(
         live.execute("CREATE TABLE t (x)")
         live.execute("INSERT INTO t VALUES (1)")
         live.commit()
-        assert run_healthcheck(docker, database) == 0
+        done = run_healthcheck(docker, database, heartbeat)
+        assert done.returncode == 0, done.stdout
     finally:
         live.close()
 
 
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
-def test_the_healthcheck_fails_without_a_database_or_with_a_damaged_one(docker, fake_bot, tmp_path):
-    assert run_healthcheck(docker, tmp_path / "missing.db") != 0
+def test_the_healthcheck_fails_when_the_bot_is_not_connected_to_discord(
+    docker, heartbeat, tmp_path
+):
+    """A process that lives but has no gateway (never READY, or lost and not back) writes no
+    heartbeat: unhealthy, whatever the database says."""
+    from healthcheck import MAX_AGE
+
+    database = tmp_path / "wire.db"
+    sqlite3.connect(database).execute("CREATE TABLE t (x)").connection.close()
+    never = run_healthcheck(docker, database, tmp_path / "none")
+    assert never.returncode == 1 and "has not connected to Discord" in never.stdout
+    old = time.time() - MAX_AGE - 5
+    os.utime(heartbeat, (old, old))
+    lost = run_healthcheck(docker, database, heartbeat)
+    assert lost.returncode == 1 and "not connected to Discord" in lost.stdout
+
+
+def test_the_healthcheck_fails_without_a_database_or_with_a_damaged_one(
+    docker, heartbeat, tmp_path
+):
+    assert run_healthcheck(docker, tmp_path / "missing.db", heartbeat).returncode != 0
     assert not (tmp_path / "missing.db").exists(), "the check must not create the database"
     damaged = tmp_path / "damaged.db"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
-    assert run_healthcheck(docker, damaged) != 0
+    assert run_healthcheck(docker, damaged, heartbeat).returncode != 0
+
+
+def test_the_healthcheck_reads_one_page_not_the_whole_file(docker, heartbeat, tmp_path):
+    """A large database costs the check what a small one does: no page but the first is read
+    (the integrity scan belongs to the bot's start and to `python -m storage check`)."""
+    database = tmp_path / "wire.db"
+    connection = sqlite3.connect(database)
+    connection.execute("CREATE TABLE t (x)")
+    connection.executemany("INSERT INTO t VALUES (?)", ((b"x" * 3000,) for _ in range(400)))
+    connection.commit()
+    connection.close()
+    with database.open("r+b") as file:  # a page deep in the table, damaged
+        file.seek(4096 * 200)
+        file.write(b"\xff" * 4096)
+    assert run_healthcheck(docker, database, heartbeat).returncode == 0
 
 
 # ---- docker-compose.yml ----------------------------------------------------------------------
@@ -514,6 +549,8 @@ def parse_compose(text: str):
             assert "\t" not in line[: len(line) - len(line.lstrip())], "tabs in YAML indentation"
             lines.append((len(line) - len(line.lstrip()), line.strip()))
 
+    anchors: dict[str, object] = {}
+
     def block(start: int, indent: int):
         if lines[start][1].startswith("- "):
             items, n = [], start
@@ -521,13 +558,18 @@ def parse_compose(text: str):
                 items.append(_scalar(lines[n][1][2:]))
                 n += 1
             return items, n
-        mapping, n = {}, start
+        mapping, merged, n = {}, {}, start
         while n < len(lines) and lines[n][0] == indent:
             key, sep, rest = lines[n][1].partition(":")
             assert sep, f"not a mapping entry: {lines[n][1]!r}"
             assert not rest.strip().startswith(("{", "[")), "flow style is not read here"
             n += 1
-            if rest.strip():
+            anchor = rest.strip()[1:] if rest.strip().startswith("&") else None
+            if key == "<<":  # a merge key: the anchored mapping's entries, under the explicit ones
+                assert rest.strip().startswith("*"), "<< merges an alias"
+                merged.update(anchors[rest.strip()[1:]])
+                continue
+            if rest.strip() and anchor is None:
                 mapping[_scalar(key)] = _scalar(rest)
             elif n < len(lines) and lines[n][0] > indent:
                 mapping[_scalar(key)], n = block(n, lines[n][0])
@@ -535,7 +577,9 @@ def parse_compose(text: str):
                 mapping[_scalar(key)], n = block(n, indent)
             else:
                 mapping[_scalar(key)] = None
-        return mapping, n
+            if anchor is not None:
+                anchors[anchor] = mapping[_scalar(key)]
+        return {**merged, **mapping}, n
 
     document, end = block(0, lines[0][0])
     assert end == len(lines), f"could not read docker-compose.yml from line {lines[end][1]!r}"
@@ -625,31 +669,51 @@ def test_the_postgres_profile_splits_the_shards_over_two_bot_processes(compose):
         database = urlsplit(environment["WIRE_DATABASE"])
         assert database.scheme == "postgresql"
         assert (database.hostname, database.port) == ("postgres", 5432)
-        assert database.password.startswith("${"), "the password comes from .env"
+        # Not in the URL, where a `@`, `/` or `%` would break it: asyncpg reads PGPASSWORD.
+        assert database.password is None
+        assert environment["PGPASSWORD"].startswith("${POSTGRES_PASSWORD"), "from .env"
         count = parse_shard_count(environment["WIRE_SHARD_COUNT"])
         assert count == 4
         shards += parse_shard_ids(environment["WIRE_SHARD_IDS"], count)
     assert sorted(shards) == [0, 1, 2, 3], "every shard runs, each in one process"
 
 
-def test_the_readme_starts_the_postgres_profile_without_the_sqlite_bot(compose):
-    readme = (ROOT / "README.md").read_text()
+def test_the_hosting_page_starts_the_postgres_profile_without_the_sqlite_bot(compose):
+    readme = (ROOT / "docs" / "hosting.md").read_text()
     command = f"docker compose --profile postgres up -d {' '.join(POSTGRES_BOTS)}"
     assert command in readme and command in COMPOSE.read_text()
 
 
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
-def test_the_shard_bots_health_check_needs_the_bot_and_postgresql(
-    compose, fake_bot, postgres_database, postgres_cluster
+def test_the_two_shard_bots_share_one_definition():
+    """The shard services differ in their shards only: both come from one anchored block."""
+    text = COMPOSE.read_text()
+    assert text.count("<<: *shard-bot") == 2 and text.count("<<: *shard-environment") == 2
+    assert text.count("condition: service_healthy") == 1
+
+
+def test_the_volumes_are_the_projects_own(compose):
+    """A fixed `name:` would give two clones on one host the same database volume; without it
+    compose names each after its project (the folder, or COMPOSE_PROJECT_NAME)."""
+    for volume, spec in compose["volumes"].items():
+        assert not (spec or {}).get("name"), f"volume {volume} has a fixed name"
+
+
+def test_the_shard_bots_health_check_needs_the_heartbeat_and_postgresql(
+    docker, compose, heartbeat, tmp_path, postgres_database, postgres_cluster
 ):
+    """The image's one check serves the shard bots too: a URL without its password, which
+    comes in PGPASSWORD as compose passes it."""
     for name in POSTGRES_BOTS:
-        words = compose["services"][name]["healthcheck"]["test"]
-        assert words[:2] == ["CMD", "/app/.venv/bin/python"]
-
-        def check(database: str, words: list[str] = words) -> int:
-            env = {**os.environ, "WIRE_DATABASE": database}
-            command = [sys.executable, *words[2:]]
-            return subprocess.run(command, env=env, timeout=30, capture_output=True).returncode
-
-        assert check(postgres_database) == 0
-        assert check(postgres_cluster.dsn("no_such_database")) == 1
+        assert "healthcheck" not in compose["services"][name], "the image's check serves"
+    url = urlsplit(postgres_database)
+    if url.password:
+        os.environ["PGPASSWORD"] = url.password
+        postgres_database = url._replace(netloc=url.netloc.replace(f":{url.password}@", "@"))
+        postgres_database = postgres_database.geturl()
+    try:
+        assert run_healthcheck(docker, postgres_database, heartbeat).returncode == 0
+        missing = postgres_cluster.dsn("no_such_database")
+        assert run_healthcheck(docker, missing, heartbeat).returncode == 1
+        assert run_healthcheck(docker, postgres_database, tmp_path / "none").returncode == 1
+    finally:
+        os.environ.pop("PGPASSWORD", None)

@@ -1,9 +1,11 @@
-"""README.md against the code: what it shows must be what the bot, the CLI and the files do.
+"""README.md and the docs pages against the code: what they show must be what the bot, the CLI
+and the files do.
 
-The command reference itself is checked against the synced command payload in
-tests/commands/test_command_payload.py; here: the two set-up commands, the configuration table,
-the CLI examples (run, and their printed output compared), the example embed, the links, and the
-example campaign file.
+The README is the front door (the quick start, the two commands, the example embed, the map of
+the docs); the rest moved under docs/, and each check follows its text there: the configuration
+table and the invite link to docs/hosting.md, the first steps to docs/first-steps.md, the CLI
+examples (run, and their printed output compared) to docs/cli.md. The command reference,
+docs/commands.md, is generated and checked in tests/commands/test_commands_doc.py.
 """
 
 from __future__ import annotations
@@ -19,6 +21,27 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+HOSTING = DOCS / "hosting.md"
+FIRST_STEPS = DOCS / "first-steps.md"
+CLI_PAGE = DOCS / "cli.md"
+PAGES = (
+    README,
+    *(
+        DOCS / name
+        for name in (
+            "hosting.md",
+            "first-steps.md",
+            "playing.md",
+            "cli.md",
+            "languages.md",
+            "development.md",
+            "commands.md",
+            "rules.md",
+        )
+    ),
+)
+"""The README and the pages it maps, whose examples and links are checked here."""
 ENV_EXAMPLE = ROOT / ".env.example"
 EXAMPLE_CAMPAIGN = ROOT / "data" / "example-campaign.json"
 
@@ -28,6 +51,15 @@ CLI = re.compile(r"(?:^|[\s/])python3? -m wire(?:\s+(?P<args>.*))?$")
 @pytest.fixture(scope="module")
 def readme() -> str:
     return README.read_text()
+
+
+@pytest.fixture(scope="module")
+def hosting() -> str:
+    return HOSTING.read_text()
+
+
+def all_pages() -> str:
+    return "\n".join(page.read_text() for page in PAGES)
 
 
 def code_blocks(text: str) -> list[tuple[str, list[str]]]:
@@ -40,7 +72,7 @@ def code_blocks(text: str) -> list[tuple[str, list[str]]]:
 
 def section(text: str, heading: str) -> str:
     match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, f"README has no section '## {heading}'"
+    assert match, f"no section '## {heading}'"
     return match[1]
 
 
@@ -60,15 +92,44 @@ def test_readme_shows_the_two_setup_commands(readme):
     assert "3.11" in section(readme, "Two commands")
 
 
-def test_the_token_help_points_at_a_real_section(readme):
+def test_the_quick_start_is_commands_that_exist(readme):
+    """Clone, copy .env.example, make run, make invite, the first /character create: each names
+    something real. (.ci/quickstart runs the block itself in a fresh clone.)"""
+    quick = section(readme, "Quick start")
+    block = next(lines for lang, lines in code_blocks(quick) if lang == "sh")
+    commands = [without_comment(line) for line in block if line]
+    assert commands[0].startswith("git clone ") and commands[1].startswith("cd ")
+    assert "cp .env.example .env" in commands and ENV_EXAMPLE.exists()
+    makefile = (ROOT / "Makefile").read_text()
+    targets = [c.split()[1] for c in commands if c.startswith("make ")] + ["invite"]
+    for target in targets:
+        assert re.search(rf"^{target}:", makefile, re.M), f"make {target}: no such target"
+    assert "`make invite`" in quick and "DISCORD_TOKEN" in quick
+    first = next(lines for lang, lines in code_blocks(quick) if lang == "text")
+    assert first[0].startswith("/character create ")
+    assert (ROOT / ".ci" / "quickstart").exists()
+
+
+def test_the_readme_maps_every_docs_page(readme):
+    """One page per reader's question, each linked from the README."""
+    linked = set(re.findall(r"\]\(docs/([\w-]+\.md)", readme))
+    for page in PAGES[1:]:
+        assert page.name in linked, f"the README does not link to docs/{page.name}"
+    for page in ("storage.md", "scaling.md", "i18n.md"):
+        assert page in linked
+    assert len(readme.splitlines()) <= 180, "the README is the front door: keep it short"
+
+
+def test_the_token_help_points_at_a_real_section():
     from cogs.utils.config import TOKEN_HELP
 
-    name = re.search(r"section '([^']+)'", TOKEN_HELP)[1]
-    assert re.search(rf"^## {re.escape(name)}$", readme, re.M)
+    where = re.search(r"\((\S+), section '([^']+)'\)", TOKEN_HELP)
+    text = (ROOT / where[1]).read_text()
+    assert re.search(rf"^## {re.escape(where[2])}$", text, re.M)
 
 
-def test_the_configuration_table_names_every_variable(readme):
-    table = section(readme, "Configuration")
+def test_the_configuration_table_names_every_variable(hosting):
+    table = section(hosting, "Configuration")
     documented = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.M))
     example = set(re.findall(r"^([A-Z_]+)=", ENV_EXAMPLE.read_text(), re.M))
     read = set(re.findall(r'env\.get\("([A-Z_]+)"', (ROOT / "cogs/utils/config.py").read_text()))
@@ -77,17 +138,17 @@ def test_the_configuration_table_names_every_variable(readme):
     assert read <= example, f"read by the bot but not in .env.example: {sorted(read - example)}"
 
 
-def test_the_configuration_table_has_the_real_defaults(readme):
+def test_the_configuration_table_has_the_real_defaults(hosting):
     from cogs.utils.config import DEFAULT_DATABASE, Config
 
-    table = section(readme, "Configuration")
+    table = section(hosting, "Configuration")
     rows = dict(re.findall(r"^\| `([A-Z_]+)` \| ([^|]+) \|", table, re.M))
     assert f"`{DEFAULT_DATABASE}`" in rows["WIRE_DATABASE"]
     assert f"`{Config(token='x').log_level}`" in rows["LOG_LEVEL"]
     assert "required" in rows["DISCORD_TOKEN"]
 
 
-def test_the_invite_section_matches_the_bot(readme):
+def test_the_invite_section_matches_the_bot(hosting):
     import discord
 
     from bot import INVITE_PERMISSIONS, invite_link
@@ -96,7 +157,7 @@ def test_the_invite_section_matches_the_bot(readme):
         view_channel=True, send_messages=True, embed_links=True, manage_webhooks=True
     )
     assert INVITE_PERMISSIONS.value == wanted.value
-    invite = section(readme, "Invite link")
+    invite = section(hosting, "Invite link")
     for words in (
         "View Channels",
         "Send Messages",
@@ -105,18 +166,19 @@ def test_the_invite_section_matches_the_bot(readme):
         "`bot`",
         "`applications.commands`",
         "bot.py --invite",
+        "make invite",
     ):
         assert words in invite
     assert "scope=bot+applications.commands" in invite_link(1)
     assert f"permissions={wanted.value}" in invite_link(1)
 
 
-def test_the_first_steps_make_jaimes_sheet_in_two_commands(readme):
+def test_the_first_steps_make_jaimes_sheet_in_two_commands():
     """The sheet line reads as the bot reads it: the rules text's Jaime, no problem."""
     from storage.models import WIRE_ATTRIBUTES
     from wire.sheet_text import read_sheet
 
-    steps = section(readme, "First steps for a table")
+    steps = FIRST_STEPS.read_text()
     block = next(lines for _, lines in code_blocks(steps) if "/character create" in lines[0])
     create, weapon = block
     stats = read_sheet(create.split(" sheet:", 1)[1], known_attributes=WIRE_ATTRIBUTES)
@@ -175,15 +237,15 @@ def cli_examples(text: str) -> list[tuple[list[str], list[str] | None]]:
     return examples
 
 
-def test_the_readme_has_cli_examples(readme):
-    examples = cli_examples(section(readme, "Offline rules CLI"))
+def test_the_cli_page_has_cli_examples():
+    examples = cli_examples(CLI_PAGE.read_text())
     assert len(examples) >= 6
     assert sum(output is not None for _, output in examples) >= 4
     jaime = shlex.split("attack --str 3 --skill 5 --base 5 --vs 13 --roll 15")
     assert jaime in [args for args, _ in examples]
 
 
-CLI_EXAMPLES = cli_examples(README.read_text())
+CLI_EXAMPLES = cli_examples(all_pages())
 
 
 @pytest.mark.parametrize(
@@ -207,18 +269,22 @@ def test_every_cli_example_runs(args, output):
 def storage_examples(text: str) -> list[str]:
     """The arguments of every `python -m storage ...` line in a code block."""
     return [
-        without_comment(line).split("python -m storage ", 1)[1]
+        re.sub(
+            r"\$\([^)]*\)",  # a shell substitution, as cron's dated file name: one word
+            "$(…)",
+            without_comment(line).split("python -m storage ", 1)[1].split(" && ", 1)[0].rstrip("'"),
+        )
         for _, block in code_blocks(text)
         for line in block
         if "python -m storage " in line
     ]
 
 
-def test_the_storage_tool_examples_parse(readme):
+def test_the_storage_tool_examples_parse():
     """Every `python -m storage ...` line names a real subcommand and real options."""
     from storage.cli import build_parser
 
-    examples = storage_examples(readme)
+    examples = storage_examples(all_pages())
     assert examples, "the README shows no backup command"
     parser = build_parser()
     for args in examples:
@@ -231,13 +297,14 @@ def test_the_storage_tool_examples_parse(readme):
         }
 
 
-def test_the_storage_tool_examples_run(readme, tmp_path):
+def test_the_storage_tool_examples_run(tmp_path):
     """The local examples, run in a scratch folder: import the example, back up, check, restore."""
-    # `copy` needs a PostgreSQL server; tests/storage/test_storage_copy.py runs it on one.
+    # `copy` needs a PostgreSQL server; tests/storage/test_storage_copy.py runs it on one. The
+    # cron line's file name is the shell's `$(date ...)`.
     local = [
         args
-        for args in storage_examples(readme)
-        if "/app/" not in args and not args.startswith("copy ")
+        for args in storage_examples(HOSTING.read_text())
+        if "/app/" not in args and not args.startswith("copy ") and "$(" not in args
     ]
     order = {"import": 0, "backup": 1, "check": 2, "restore": 3}
     local.sort(key=lambda args: order[args.split()[0]])
@@ -269,19 +336,23 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def test_in_page_links_point_at_headings(readme):
-    anchors = {slug(h) for h in re.findall(r"^#{1,6} (.+)$", readme, re.M)}
-    for target in re.findall(r"\]\(#([^)]+)\)", readme):
-        assert target in anchors, f"#{target} is not a heading in the README"
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_in_page_links_point_at_headings(page):
+    text = page.read_text()
+    anchors = {slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, re.M)}
+    for target in re.findall(r"\]\(#([^)]+)\)", text):
+        assert target in anchors, f"#{target} is not a heading in {page.name}"
 
 
-def test_file_links_point_at_files(readme):
-    links = re.findall(r"\]\((?!https?://|#)([^)#]+)(?:#([^)]*))?\)", readme)
-    assert links
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_file_links_point_at_files(page):
+    text = page.read_text()
+    links = re.findall(r"\]\((?!https?://|#)([^)#\s]+)(?:#([^)]*))?\)", text)
     for target, anchor in links:
-        assert (ROOT / target).exists(), f"the README links to {target}, which does not exist"
+        path = (page.parent / target).resolve()
+        assert path.exists(), f"{page.name} links to {target}, which does not exist"
         if anchor:
-            headings = re.findall(r"^#{1,6} (.+)$", (ROOT / target).read_text(), re.M)
+            headings = re.findall(r"^#{1,6} (.+)$", path.read_text(), re.M)
             assert anchor in {slug(h) for h in headings}, f"{target} has no heading #{anchor}"
 
 

@@ -124,23 +124,10 @@ def _walk(node: object) -> Iterator[tuple[str | None, str]]:
 
 async def command_messages() -> list[tuple[str | None, str]]:
     """Every name and description of the bot's commands, as the cogs declare them."""
-    import tempfile
+    from tools.command_tree import loaded_bot
 
-    from bot import EXTENSIONS, WireBot
-    from cogs.utils.config import Config
-
-    with tempfile.TemporaryDirectory() as folder:
-        bot = WireBot(
-            Config(token="x", database=Path(folder) / "wire.db"),
-            sync_commands=False,
-            background_tasks=False,
-        )
-        for extension in EXTENSIONS:
-            await bot.load_extension(extension)
-        found = [item for command in bot.tree.get_commands() for item in _walk(command)]
-        for extension in EXTENSIONS:
-            await bot.unload_extension(extension)
-    return found
+    async with loaded_bot() as bot:
+        return [item for command in bot.tree.get_commands() for item in _walk(command)]
 
 
 def template(commands: list[tuple[str | None, str]]) -> Catalog:

@@ -95,7 +95,9 @@ def _add_die(parser: argparse.ArgumentParser) -> None:
     die = parser.add_mutually_exclusive_group()
     die.add_argument("--roll", type=_ranged(DIE), metavar="N", help="a die rolled at the table")
     die.add_argument("--take10", action="store_true", help="take 10 instead of rolling")
-    parser.add_argument("--mod", type=_ranged(MODIFIER), default=0, metavar="M")
+    parser.add_argument(
+        "--mod", type=_ranged(MODIFIER), default=0, metavar="M", help="a modifier to the total"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -125,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     attack = sub.add_parser("attack", help="an attack against the defender's total", epilog=ranges)
     attack.add_argument("--str", dest="attr", type=attr, help="the attribute")
-    attack.add_argument("--skill", type=skill)
+    attack.add_argument("--skill", type=skill, help="the weapon's skill")
     attack.add_argument("--base", type=_ranged(BASE), help="weapon base damage")
     attack.add_argument("--vs", type=_ranged(TARGET), required=True, help="the defender's total")
     _add_sheet(attack)
@@ -133,23 +135,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     defend = sub.add_parser("defend", help="a defence against the attacker's total", epilog=ranges)
     defend.add_argument("--str", dest="attr", type=attr, required=True, help="the attribute")
-    defend.add_argument("--skill", type=skill, required=True)
+    defend.add_argument("--skill", type=skill, required=True, help="the defence's skill")
     defend.add_argument("--base", type=_ranged(BASE), required=True, help="incoming base damage")
     defend.add_argument("--vs", type=_ranged(TARGET), required=True, help="the attacker's total")
 
     craft = sub.add_parser("craft", help="one crafting roll on an item's quality", epilog=ranges)
-    craft.add_argument("--attr", type=attr, required=True)
-    craft.add_argument("--skill", type=skill, required=True)
+    craft.add_argument("--attr", type=attr, required=True, help="the attribute")
+    craft.add_argument("--skill", type=skill, required=True, help="the crafting skill")
     craft.add_argument("--vs", type=_ranged(TARGET), required=True, help="the target number")
-    craft.add_argument("--quality", type=_ranged(QUALITY), required=True)
+    craft.add_argument(
+        "--quality", type=_ranged(QUALITY), required=True, help="the item's quality before the roll"
+    )
 
     contest = sub.add_parser(
         "contest",
         help="an opposed check outside combat: both sides roll, the higher total wins",
         epilog=ranges + "; the first side (the one acting) wins ties",
     )
-    contest.add_argument("--attr", type=attr, required=True)
-    contest.add_argument("--skill", type=skill, required=True)
+    contest.add_argument("--attr", type=attr, required=True, help="the acting side's attribute")
+    contest.add_argument("--skill", type=skill, required=True, help="the acting side's skill")
     contest.add_argument("--opp-attr", type=attr, required=True, help="the opponent's attribute")
     contest.add_argument("--opp-skill", type=skill, required=True, help="the opponent's skill")
     contest.add_argument(
@@ -225,6 +229,15 @@ def _missing_lines(modifiers: Sequence[Modifier]) -> list[str]:
     return lines
 
 
+def _refuse_likely_typos(modifiers: Sequence[Modifier]) -> None:
+    """A name the sheet lacks but has one close to ("Strenght", "Strength") is refused with the
+    bot's did-you-mean, as /character set refuses it: rolling it as an untrained 0 would give a
+    wrong number that looks right. A name with nothing close still counts 0, with the note."""
+    for mod in modifiers:
+        if isinstance(mod, Absent) and mod.close:
+            raise RulesError(tr("{name}: did you mean {close}?", name=mod.name, close=mod.close))
+
+
 def _modifier(mod: int) -> tuple[Modifier, ...]:
     return (Modifier(tr("Modifier"), mod),) if mod else ()
 
@@ -242,6 +255,7 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
                 sheet_stat(sheet, "skill", args.skill),
                 *_modifier(args.mod),
             )
+            _refuse_likely_typos(mods)
             result = resolve_check(mods, args.vs, die)
             return text.check_lines(result) + _missing_lines(mods), jsonout.check_json(result)
         weapon_name = args.weapon

@@ -31,8 +31,10 @@ def add_cost_parser(sub: Any) -> None:
     what = cost.add_mutually_exclusive_group(required=True)
     what.add_argument("--category", help="the skill's category (with --from and --to)")
     what.add_argument("--sheet", type=Path, metavar="FILE", help="an exported sheet or campaign")
-    cost.add_argument("--from", dest="start", type=int, default=0, metavar="N")
-    cost.add_argument("--to", dest="end", type=int, metavar="N")
+    cost.add_argument(
+        "--from", dest="start", type=int, default=0, metavar="N", help="the level now (default 0)"
+    )
+    cost.add_argument("--to", dest="end", type=int, metavar="N", help="the level to reach")
     cost.add_argument(
         "--skill-category",
         action="append",

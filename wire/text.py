@@ -7,8 +7,10 @@ language in use (`wire.i18n`): the CLI's `--lang`, or the interaction's in the b
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
+from wire import i18n
 from wire.check import CheckResult, Roll
 from wire.combat import CombatResult
 from wire.contest import ContestResult
@@ -60,6 +62,16 @@ def percent(chance: Fraction) -> str:
     Never a false 0% or 100%: a chance that rounds to either is shown as 0.1% or 99.9%.
     """
     return _percent(chance)
+
+
+def exact_percent(chance: Fraction) -> str:
+    """A probability as a percentage with as many decimals as it has, up to two ("73.75%"),
+    else rounded as `percent`: every chance of one d20 or two is a multiple of 1/400, so this
+    shows it exactly, as the CLI's --json fraction and /odds do."""
+    value = chance * 100
+    if (value * 100).denominator != 1:
+        return percent(chance)
+    return i18n.percent_of(Decimal(int(value * 100)) / 100)
 
 
 def damage_text(result: CombatResult) -> str:
@@ -135,7 +147,7 @@ def contest_lines(
         tr("{winner} wins with {degrees}", winner=winner, degrees=degrees_text(winner_degrees)),
         tr(
             "Chance before the roll: {chance} for {side}",
-            chance=percent(result.odds.chance),
+            chance=exact_percent(result.odds.chance),
             side=active,
         ),
     ]

@@ -18,10 +18,24 @@ from storage.models import Shards
 
 TOKEN_HELP = (
     "Create a bot in the Discord Developer Portal and put its token in .env as DISCORD_TOKEN "
-    "(README.md, section 'Discord application and token'). "
+    "(docs/hosting.md, section 'Discord application and token'). "
     "Without Discord, try the offline rules: python -m wire --help"
 )
 
+
+VARIABLES = (
+    ("DISCORD_TOKEN", "required: the bot token from the Discord Developer Portal"),
+    ("WIRE_DATABASE", f"the SQLite file (default {DEFAULT_DATABASE}) or a postgresql:// URL"),
+    ("WIRE_DATABASE_POOL", "on PostgreSQL, connections per process (default 10)"),
+    ("WIRE_DEV_GUILD", "a test server's id: register the commands there only, at once"),
+    ("LOG_LEVEL", "DEBUG, INFO (default), WARNING or ERROR"),
+    ("WIRE_ROLL_LOG_DAYS", "days the roll log keeps a roll (default: forever)"),
+    ("WIRE_SHARD_COUNT", "shards across all processes (default: one unsharded connection)"),
+    ("WIRE_SHARD_IDS", "the shards this process runs, e.g. 0-1 (default: all)"),
+    ("WIRE_HEARTBEAT", "a file touched while connected, for a health check (default: none)"),
+)
+"""Every variable the bot reads, with a line for `python bot.py --help` (docs/hosting.md and
+.env.example have the whole story)."""
 
 MAX_SHARD_COUNT = 100_000
 """A typo guard far above any real need: at 2,500 servers a shard, 250 million servers."""
@@ -46,6 +60,8 @@ class Config:
     """The shards this process runs, in order; every shard when shard_count is set alone."""
     roll_log_days: int | None = None
     """Days the roll log keeps a roll; None: forever."""
+    heartbeat: Path | None = None
+    """A file touched while connected to Discord, for a health check; None: none."""
 
     def __post_init__(self) -> None:
         if self.shard_count is not None and self.shard_ids is None:
@@ -58,7 +74,7 @@ class Config:
             f"Config(token=<hidden>, database={redacted(str(self.database))!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
-            f"roll_log_days={self.roll_log_days!r})"
+            f"roll_log_days={self.roll_log_days!r}, heartbeat={self.heartbeat!r})"
         )
 
     __str__ = __repr__
@@ -89,7 +105,7 @@ class Config:
 
 def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
     """Read DISCORD_TOKEN, WIRE_DATABASE (and its pool), WIRE_DEV_GUILD, LOG_LEVEL, the two
-    shard settings and WIRE_ROLL_LOG_DAYS."""
+    shard settings, WIRE_ROLL_LOG_DAYS and WIRE_HEARTBEAT."""
     env = os.environ if env is None else env
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
@@ -123,6 +139,7 @@ def load_config(env: Mapping[str, str] | None = None, *, require_token: bool = T
         shard_count=shard_count,
         shard_ids=shard_ids,
         roll_log_days=parse_roll_log_days(env.get("WIRE_ROLL_LOG_DAYS", "")),
+        heartbeat=Path(heartbeat) if (heartbeat := env.get("WIRE_HEARTBEAT", "").strip()) else None,
     )
 
 

@@ -268,7 +268,7 @@ def contest_embed(
             text=clip(
                 tr(
                     "{chance} for {side} before the roll",
-                    chance=text.percent(result.odds.chance),
+                    chance=text.exact_percent(result.odds.chance),
                     side=active,
                 ),
                 EMBED_FOOTER_MAX,

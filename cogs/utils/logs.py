@@ -31,8 +31,29 @@ class RedactFilter(logging.Filter):
         return True
 
 
+VOICE_WARNINGS = frozenset(
+    {
+        "PyNaCl is not installed, voice will NOT be supported",
+        "davey is not installed, voice will NOT be supported",
+    }
+)
+"""discord.py's two warnings on every start about voice libraries: the bot uses no voice, so a
+host would only wonder what to install."""
+
+
+class VoiceWarningFilter(logging.Filter):
+    """Drops exactly the two voice warnings; every other record of discord.client passes (a rate
+    limit's warning, a failed reconnect)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in VOICE_WARNINGS
+
+
 def setup_logging(level: str, secret: str = "") -> None:
     discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    client_log = logging.getLogger("discord.client")
+    if not any(isinstance(f, VoiceWarningFilter) for f in client_log.filters):
+        client_log.addFilter(VoiceWarningFilter())
     redact = RedactFilter(secret)
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact)

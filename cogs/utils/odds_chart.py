@@ -30,12 +30,7 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 _FULL, _EMPTY = "█", "░"
 
 
-def exact_percent(chance: Fraction) -> str:
-    """A probability as a percentage with as many decimals as it has, up to two; else rounded."""
-    value = chance * 100
-    if (value * 100).denominator != 1:
-        return text.percent(chance)
-    return i18n.percent_of(Decimal(int(value * 100)) / 100)
+exact_percent = text.exact_percent
 
 
 def bar(chance: Fraction, top: Fraction, width: int = BAR_WIDTH) -> str:

@@ -29,7 +29,7 @@ log = logging.getLogger("wire.interactions")
 
 STALE_MESSAGE = N_(
     "This command is out of date: Discord still shows an older version of the bot's commands. "
-    "Wait a minute for the update, or ask the host to run `python bot.py --sync`."
+    "Wait a minute for the update, or ask the host to restart the bot with `make sync`."
 )
 CLOSING_MESSAGE = N_("The bot is restarting and took no action. Try again in a minute.")
 

@@ -12,27 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from bot import EXTENSIONS, WireBot
-from cogs.utils.config import Config
 from tests.discord_rules import command_characters, command_problems
+from tools.command_tree import loaded_bot
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PLAYING = Path(__file__).resolve().parents[2] / "docs" / "playing.md"
+"""How the commands work at the table, with an example of each (docs/commands.md, generated,
+lists them all anyway: tests/commands/test_commands_doc.py)."""
 
 
 @pytest.fixture
-async def payload(tmp_path):
-    bot = WireBot(
-        Config(token="x", database=tmp_path / "wire.db"),
-        sync_commands=False,
-        background_tasks=False,
-    )
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    try:
+async def payload():
+    async with loaded_bot() as bot:
         yield await bot.command_payload()
-    finally:
-        for extension in EXTENSIONS:
-            await bot.unload_extension(extension)
 
 
 async def test_payload_follows_discords_registration_rules(payload):
@@ -94,12 +85,12 @@ async def test_commands_are_small_enough(payload):
     assert max(command_characters(c) for c in payload) < 8000
 
 
-async def test_every_command_is_documented_in_the_readme(payload):
-    readme = README.read_text()
+async def test_every_command_is_shown_at_work_in_the_playing_guide(payload):
+    readme = PLAYING.read_text()
     for command in payload:
         if command.get("type", 1) != 1:  # a context menu: its name in bold, as the menu shows it
             name = command["name"]
-            assert f"**{name}**" in readme, f"the menu {name!r} is not in the README"
+            assert f"**{name}**" in readme, f"the menu {name!r} is not in docs/playing.md"
             continue
         names = [command["name"]]
         for option in command.get("options", []):
@@ -110,7 +101,9 @@ async def test_every_command_is_documented_in_the_readme(payload):
                     f"{command['name']} {option['name']} {sub['name']}" for sub in option["options"]
                 ]
         for name in names:
-            assert re.search(rf"`/{re.escape(name)}\b", readme), f"/{name} is not in the README"
+            assert re.search(rf"`/{re.escape(name)}\b", readme), (
+                f"/{name} is not in docs/playing.md"
+            )
 
 
 def _nodes(payload):

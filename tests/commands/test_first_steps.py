@@ -1,4 +1,4 @@
-"""The README's "First steps for a table", run as written: from an empty server to the first
+"""docs/first-steps.md, "First steps for a table", run as written: from an empty server to the first
 attack on a goblin in four commands, and the rules text's example comes out."""
 
 from __future__ import annotations
@@ -8,12 +8,11 @@ from pathlib import Path
 
 from tests.commands.conftest import embed_of
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+FIRST_STEPS = Path(__file__).resolve().parents[2] / "docs" / "first-steps.md"
 
 
 def first_steps() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("## First steps for a table", 1)[1].split("\n## ", 1)[0]
+    return FIRST_STEPS.read_text(encoding="utf-8")
 
 
 def options(line: str) -> tuple[str, dict[str, object]]:

@@ -4,6 +4,8 @@ embed of over 4,400 characters)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cogs.help import RULES_TOPIC, TOPICS
@@ -71,3 +73,59 @@ async def test_help_names_the_panel_save_r_and_the_sheet_s_panel_button(
     assert quick == [overview], [f["value"] for f in shown["fields"]]
     topic = embed_of(await world.bob.slash(world.channel, "help", topic="quick"))["description"]
     assert [w for w in words if w not in topic] == [], topic
+
+
+def command_paths(payload: list[dict], language: str | None) -> dict[str, set[str]]:
+    """Every command a user types (`character create`), in English or in a language's names,
+    with its options' names."""
+
+    def name(item: dict) -> str:
+        return (
+            item.get("name_localizations", {}).get(language, item["name"])
+            if language
+            else (item["name"])
+        )
+
+    paths: dict[str, set[str]] = {}
+
+    def walk(item: dict, path: str) -> None:
+        subs = [o for o in item.get("options", []) if o["type"] in (1, 2)]
+        if not subs:
+            paths[path] = {name(o) for o in item.get("options", [])}
+        for sub in subs:
+            walk(sub, f"{path} {name(sub)}")
+
+    for command in payload:
+        if command.get("type", 1) == 1:
+            walk(command, name(command))
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("locale", "language", "title", "first"),
+    [
+        ("en-US", None, "First steps for a new table", "`/character create name:Jaime"),
+        ("de", "de", "Erste Schritte für eine neue Runde", "`/charakter erstellen name:Jaime"),
+    ],
+)
+async def test_the_first_steps_topic_gives_a_gm_commands_that_run_as_written(
+    world, client_languages, locale, language, title, first
+):
+    """/help topic:First steps for a new table: the README's first steps in Discord, for the
+    GM of a new table; every command in it is a real one with real options, in the reader's
+    language."""
+    from tools.command_tree import loaded_bot
+
+    client_languages.set(world.alice, locale)
+    embed = embed_of(await world.alice.slash(world.channel, "help", topic="start"))
+    assert embed["title"] == title
+    assert first in embed["description"]
+    async with loaded_bot() as bot:
+        paths = command_paths(await bot.command_payload(), language)
+    examples = re.findall(r"`/([^`]+)`", embed["description"])
+    assert len(examples) >= 8
+    for example in examples:
+        words = re.split(r" (?=[\w_]+:)", example, maxsplit=1)
+        path, options = words[0], set(re.findall(r"(?:^| )([\w_]+):", " " + "".join(words[1:])))
+        assert path in paths, f"/{path} is not a command"
+        assert options <= paths[path], f"/{example}: {options - paths[path]} are no options"

@@ -192,4 +192,4 @@ async def test_sharding_required_is_one_line_naming_the_setting(
     ) in output
     assert "Traceback" not in output
     assert "Database closed." in output
-    assert "### Sharding" in (REPO_ROOT / "README.md").read_text()
+    assert "### Sharding" in (REPO_ROOT / "docs" / "hosting.md").read_text()

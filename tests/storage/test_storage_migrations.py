@@ -150,7 +150,7 @@ async def test_too_new_database_is_refused_untouched(tmp_path: Path) -> None:
     assert str(raised.value) == (
         f"The database {path} was written by a newer WIRE bot (schema {newer}; this bot knows "
         f"{latest_version()}); it was left as it is. Run the newer bot, or restore a backup "
-        f"made by this version: `python -m storage restore BACKUP.db {path}`."
+        f"made by this version: `.venv/bin/python -m storage restore BACKUP.db {path}`."
     )
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == newer

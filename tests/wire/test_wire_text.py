@@ -165,7 +165,7 @@ def test_contest_lines_when_the_passive_side_wins() -> None:
         "Active: d20 8 + 2 Attribute + 4 Skill = 14",
         "Passive: d20 15 + 2 Attribute + 2 Skill = 19",
         "Passive wins with 2 DoS",
-        "Chance before the roll: 61.8% for Active",
+        "Chance before the roll: 61.75% for Active",
     ]
     named = text.contest_lines(result, "Sneak", "Watch")
     assert named[:3] == [
@@ -173,14 +173,14 @@ def test_contest_lines_when_the_passive_side_wins() -> None:
         "Watch: d20 15 + 2 Attribute + 2 Skill = 19",
         "Watch wins with 2 DoS",
     ]
-    assert named[3] == "Chance before the roll: 61.8% for Sneak"
+    assert named[3] == "Chance before the roll: 61.75% for Sneak"
 
 
 def test_contest_lines_tie_goes_to_the_active_side() -> None:
     result = resolve_contest(Roll(table(12), stat_line(2, 4)), Roll(table(14), stat_line(2, 2)))
     lines = text.contest_lines(result, "Sneak", "Watch")
     assert lines[2] == "Sneak wins with 0 DoS"
-    assert lines[3] == "Chance before the roll: 61.8% for Sneak"  # +6 vs +4: 247 of 400 pairs
+    assert lines[3] == "Chance before the roll: 61.75% for Sneak"  # +6 vs +4: 247 of 400 pairs
 
 
 def test_craft_lines_show_the_quality_moving() -> None:
