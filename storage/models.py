@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from storage.errors import GmOnly, InvalidValue, PermissionDenied
 from wire import limits, names
+from wire.conditions import Effect
 from wire.health import DamageKind, Health, HealthChange
 from wire.i18n import N_
 from wire.initiative import Initiative, turn_order
@@ -419,16 +420,6 @@ def _text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected text, got {value!r}")
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """A condition on a combatant; `rounds_left` counts down at the end of its turn."""
-
-    id: int
-    name: str
-    rounds_left: int | None
-    """None: lasts until removed."""
 
 
 @dataclass(frozen=True, slots=True)
