@@ -30,6 +30,7 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
+from cogs.utils.conditions import bearer, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
@@ -78,6 +79,8 @@ from storage.models import (
 from wire import i18n, limits, text
 from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
+from wire.conditions import Effect, RollFor, modified_damage, with_conditions
+from wire.conditions import Target as ConditionTarget
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.health import DamageKind
@@ -255,17 +258,22 @@ class Combat(commands.Cog):
                 return
         if (vs is None) == (target is None):
             raise UserError(tr("Give the defender's total with vs, or a character with target."))
-        mods, base_damage, kind = line.mods, line.base, line.kind
+        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        mine = effects_of(fight, roller)
+        mods, kind = with_conditions(line.mods, mine, RollFor.attack()), line.kind
         weapon_name = line.weapon.name if line.weapon else None
         die = die_for(self.bot, roll, take10)
         chosen = Defence(defence.value) if defence else None
         if target is None:
             if chosen is not None:
                 raise UserError(tr("A defence goes with a target character, not with vs."))
+            base_damage = modified_damage(line.base, mine, ())
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
             return
         defender, blow = await self._defender(roller, target, kind)
+        theirs = bearer(fight, blow.combatant_id) if blow is not None else ()
+        base_damage = modified_damage(line.base, mine, theirs)
         if blow is not None and is_replay(interaction):
             raise UserError(
                 tr(
@@ -285,6 +293,7 @@ class Combat(commands.Cog):
                 weapon_name,
                 private,
                 blow,
+                theirs,
             )
         else:
             if chosen is not None:
@@ -348,6 +357,11 @@ class Combat(commands.Cog):
             mods = stat_line(
                 strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
+        mods = with_conditions(
+            mods,
+            await roller_conditions(self.bot, roller),
+            RollFor.defence(chosen.value) if chosen else RollFor(ConditionTarget.DEFENCE),
+        )
         die = die_for(self.bot, roll, take10)
         result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
@@ -456,11 +470,15 @@ class Combat(commands.Cog):
         weapon: str | None,
         private: bool,
         blow: Blow | None = None,
+        conditions: tuple[Effect, ...] = (),
     ) -> None:
+        """`conditions`: the defending combatant's, on its defence."""
         if chosen is not None and not roller.campaign.is_gm(roller.user_id):
             raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
         used = chosen or best_defence(defender)
-        defence_mods = defence_modifiers(defender, used)
+        defence_mods = with_conditions(
+            defence_modifiers(defender, used), conditions, RollFor.defence(used.value)
+        )
         take10 = roller.campaign.npc_take10
         defence_roll = Roll(die_for(self.bot, None, take10), defence_mods)
         result = resolve_attack(mods, base, die, defender=defence_roll, defence=used)
@@ -659,7 +677,12 @@ class Combat(commands.Cog):
             note = tr(gone, name=payload.target)
             await self._close(interaction, guild_id, pending_id, embed, note=note)
             return
-        defence_mods = defence_modifiers(defender, defence)
+        fight = await store.get_fight(guild_id, payload.blow.fight_id) if payload.blow else None
+        defence_mods = with_conditions(
+            defence_modifiers(defender, defence),
+            bearer(fight, payload.blow.combatant_id if payload.blow else None),
+            RollFor.defence(defence.value),
+        )
         attack = roll_of(payload.attack)
         defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
         result = resolve_attack(

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.conditions import check_modifiers
 from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
@@ -30,7 +31,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, attack_line, load_roller, stat_modifiers
+from cogs.utils.rolling import Roller, attack_line, load_roller
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
@@ -134,7 +135,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         public: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mods = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         odds = check_odds(total(mods), limits.TARGET.check(vs, trc("name", "vs")))
         await self._answer(
             interaction,
@@ -292,7 +293,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         public: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        mine = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mine = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         theirs = stat_line(opp_attr, opp_skill, opp_mod)
         odds = contest_odds(total(mine), total(theirs))
         await self._answer(

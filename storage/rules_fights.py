@@ -315,6 +315,20 @@ class RuleFights:
             await tx.execute("count_down_effect", {"effect_id": counted.effect.id})
         return [(names[gone.bearer_id], gone.effect.name) for gone in countdown.ended]
 
+    async def _bearer(
+        self, tx: Transaction, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
+    ) -> tuple[Fight, Campaign, Combatant]:
+        """The running fight, its campaign, and the combatant whose conditions `actor_id`
+        changes: its player or a GM (an NPC's, GMs only)."""
+        fight = await self._running(tx, guild_id, fight_id)
+        campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
+        target = next((c for c in fight.combatants if c.id == combatant_id), None)
+        if target is None:
+            raise NotFound("That combatant is not in this fight (any more).")
+        if not target.may_act(actor_id, campaign):
+            raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
+        return fight, campaign, target
+
     async def add_effect(
         self,
         guild_id: int,
@@ -340,13 +354,9 @@ class RuleFights:
             Effect(0, name, rounds, modifier, applies_to, stat, timing, until_id, hidden)
         )
         async with self._write(guild_id) as tx:
-            fight = await self._running(tx, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
-            target = next((c for c in fight.combatants if c.id == combatant_id), None)
-            if target is None:
-                raise NotFound("That combatant is not in this fight (any more).")
-            if not target.may_act(actor_id, campaign):
-                raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
+            fight, campaign, target = await self._bearer(
+                tx, guild_id, fight_id, actor_id, combatant_id
+            )
             if hidden and not campaign.is_gm(actor_id):
                 raise campaign.gm_only(N_("hide a condition"))
             if until_id is not None and all(c.id != until_id for c in fight.combatants):
@@ -375,17 +385,14 @@ class RuleFights:
 
     async def remove_effect(
         self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int, name: str
-    ) -> Fight:
+    ) -> tuple[Fight, Effect]:
         """End a condition by hand (the first by that name, case-insensitive): its modifiers
-        are gone from the next roll. Who may put it on may take it off; a hidden one, GMs."""
+        are gone from the next roll. Who may put it on may take it off; a hidden one, GMs.
+        The fight after, and the condition ended."""
         async with self._write(guild_id) as tx:
-            fight = await self._running(tx, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
-            target = next((c for c in fight.combatants if c.id == combatant_id), None)
-            if target is None:
-                raise NotFound("That combatant is not in this fight (any more).")
-            if not target.may_act(actor_id, campaign):
-                raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
+            _fight, campaign, target = await self._bearer(
+                tx, guild_id, fight_id, actor_id, combatant_id
+            )
             folded = name.strip().casefold()
             visible = [e for e in target.effects if not e.hidden or campaign.is_gm(actor_id)]
             found = next((e for e in visible if e.name.casefold() == folded), None)
@@ -396,7 +403,7 @@ class RuleFights:
                     effect=name,
                 )
             await tx.execute("remove_effect", {"effect_id": found.id, "combatant_id": combatant_id})
-            return await self._running(tx, guild_id, fight_id)
+            return await self._running(tx, guild_id, fight_id), found
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
         """GMs only; the ended fight, for its summary."""
