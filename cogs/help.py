@@ -80,8 +80,10 @@ COMMANDS = {
         "`/fight add npc:Goblin count:3` adds Goblin 1-3, each with its own health. "
         "**Next turn** or `/fight next` moves on (the next player is pinged). "
         "`/attack weapon:Long sword target:Goblin 2` applies the damage by itself. "
-        "`/fight effect combatant:Goblin 2 name:Bleeding rounds:2` · `/fight show` · "
-        "`/fight remove` · `/fight end` (a summary). `/health damage|heal|set target amount "
+        "`/fight effect combatant:Goblin 2 name:Prone modifier:-2 applies_to:All defences "
+        "rounds:2`: a condition of the table's own, on the rolls it names, counted down on its "
+        "turns (`/fight cure` ends it) · `/fight show` · `/fight remove` · `/fight end` (a "
+        "summary). `/health damage|heal|set target amount "
         "pool` for the rest; `/health undo` (GMs). `/character health` sets armour, "
         "willpower and overrides."
     ),
