@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.conditions import check_modifiers
+from cogs.utils.conditions import check_modifiers, roller_conditions
 from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
@@ -36,6 +36,8 @@ from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
+from wire.conditions import RollFor, modified_damage, with_conditions
+from wire.conditions import Target as ConditionTarget
 from wire.contest import contest_odds
 from wire.i18n import tr, trc
 from wire.odds import DamageRole, Odds
@@ -176,7 +178,9 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         roller = await load_roller(self.bot, interaction)
         against = opposition(vs, opp_bonus, "defender")
         line = attack_line(roller, strength, skill, base, weapon, mod)
-        mods, damage = line.mods, line.base
+        mine = await roller_conditions(self.bot, roller)
+        mods = with_conditions(line.mods, mine, RollFor.attack())
+        damage = modified_damage(line.base, mine, ())
         action = (
             tr("Attack with {weapon}", weapon=inert(line.weapon.name))
             if line.weapon
@@ -241,6 +245,11 @@ class OddsTable(commands.GroupCog, group_name="odds"):
             mods = stat_line(
                 strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
+        mods = with_conditions(
+            mods,
+            await roller_conditions(self.bot, roller),
+            RollFor.defence(defence.value) if defence else RollFor(ConditionTarget.DEFENCE),
+        )
         odds = exchange_odds(
             DamageRole.DEFENDER,
             total(mods),

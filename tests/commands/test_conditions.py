@@ -174,3 +174,29 @@ async def test_a_condition_in_german(world, client_languages):
     long = await effect(world, world.alice, combatant="Goblin 1", name="x" * 41)
     assert "höchstens 40 Zeichen" in long.response.content
     assert tracker(world) is not None
+
+
+async def test_defence_odds_show_the_chance_with_and_without_the_condition(world):
+    await fight_table(world)
+    alice, channel = world.alice, world.channel
+    await effect(world, alice, combatant="Goblin 1", name="Prone", modifier=-2,
+                 applies_to="defence")  # fmt: skip
+    panel = await alice.slash(channel, "panel", npc="Goblin 1")
+    odds = (await alice.click(panel.response, label="Defence odds")).response.content
+    parry = next(line for line in odds.splitlines() if line.startswith("Parry"))
+    assert parry.startswith("Parry (d20 +1)")  # Strength 1 + Parry 2 - Prone 2
+    without = odds.splitlines()[odds.splitlines().index(parry) + 1]
+    assert without.startswith("  with Prone -2; without: d20 +3, ")
+    other = await alice.slash(channel, "panel", npc="Goblin 2")
+    plain = (await alice.click(other.response, label="Defence odds")).response.content
+    assert "Parry (d20 +3)" in plain and "without" not in plain
+
+
+async def test_odds_count_the_rollers_conditions(world):
+    await fight_table(world)
+    before = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
+    await effect(world, world.bob, combatant="Jaime", name="Blessed", modifier=1,
+                 applies_to="attack")  # fmt: skip
+    after = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
+    assert "Blessed" in str(embed_of(after)) and "Blessed" not in str(embed_of(before))
+    assert embed_of(after) != embed_of(before)
