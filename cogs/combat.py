@@ -30,7 +30,7 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
-from cogs.utils.conditions import bearer, effects_of, roller_conditions
+from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
@@ -79,7 +79,13 @@ from storage.models import (
 from wire import i18n, limits, text
 from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
-from wire.conditions import Effect, RollFor, modified_damage, with_conditions
+from wire.conditions import (
+    Effect,
+    RollFor,
+    damage_modifiers,
+    modified_damage,
+    with_conditions,
+)
 from wire.conditions import Target as ConditionTarget
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
@@ -269,11 +275,20 @@ class Combat(commands.Cog):
                 raise UserError(tr("A defence goes with a target character, not with vs."))
             base_damage = modified_damage(line.base, mine, ())
             result = resolve_attack(mods, base_damage, die, vs=vs)
-            await self._send_result(interaction, roller, result, weapon_name, None, private)
+            await self._send_result(
+                interaction,
+                roller,
+                result,
+                weapon_name,
+                None,
+                private,
+                damage_mods=damage_modifiers(mine, ()),
+            )
             return
         defender, blow = await self._defender(roller, target, kind)
         theirs = bearer(fight, blow.combatant_id) if blow is not None else ()
         base_damage = modified_damage(line.base, mine, theirs)
+        damage_mods = damage_modifiers(mine, theirs)
         if blow is not None and is_replay(interaction):
             raise UserError(
                 tr(
@@ -294,6 +309,7 @@ class Combat(commands.Cog):
                 private,
                 blow,
                 theirs,
+                damage_mods,
             )
         else:
             if chosen is not None:
@@ -471,8 +487,10 @@ class Combat(commands.Cog):
         private: bool,
         blow: Blow | None = None,
         conditions: tuple[Effect, ...] = (),
+        damage_mods: tuple[Modifier, ...] = (),
     ) -> None:
-        """`conditions`: the defending combatant's, on its defence."""
+        """`conditions`: the defending combatant's, on its defence; `damage_mods`: the
+        conditions that changed the base damage, named in the result."""
         if chosen is not None and not roller.campaign.is_gm(roller.user_id):
             raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
         used = chosen or best_defence(defender)
@@ -496,6 +514,7 @@ class Combat(commands.Cog):
             private,
             health,
             applied=blow is not None,
+            damage_mods=damage_mods,
         )
         if blow is not None and health is not None:
             await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
@@ -510,9 +529,11 @@ class Combat(commands.Cog):
         private: bool,
         health: HealthEntry | None = None,
         applied: bool = False,
+        damage_mods: tuple[Modifier, ...] = (),
     ) -> None:
         """`applied`: the attack was on a combatant of a fight, its damage counted there, so
-        it gets no Roll again (a second press would be a free attack)."""
+        it gets no Roll again (a second press would be a free attack). `damage_mods`: the
+        conditions in the base damage ("damage dealt", "damage taken"), one line each."""
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
         opponent_secret = npc_secret(roller.campaign, defender, hidden=private)
         gm = roller.campaign.is_gm(roller.user_id)
@@ -526,6 +547,12 @@ class Combat(commands.Cog):
                 secret=secret and not reveal,
                 opponent_secret=opponent_secret and not reveal,
             )
+            if damage_mods:
+                embed.add_field(
+                    name=tr("Base damage"),
+                    value=damage_field(result.damage.base, damage_mods),
+                    inline=False,
+                )
             if health is not None:
                 numbers = roller.campaign.show_npc_health or (gm and (private or reveal))
                 embed.add_field(

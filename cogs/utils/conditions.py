@@ -129,6 +129,12 @@ async def roller_conditions(bot: WireBot, roller: Roller) -> tuple[Effect, ...]:
     return effects_of(await bot.store.running_fight(roller.guild_id, roller.channel_id), roller)
 
 
+def damage_field(base: int, mods: Iterable[Modifier]) -> str:
+    """The base damage with the conditions that changed it: "Hexed +2 → 7"."""
+    lines = ", ".join(f"{inert(m.label)} {m.value:+d}" for m in mods)
+    return f"{lines} → {base}"
+
+
 def any_hidden(combatants: Iterable[Combatant]) -> bool:
     return any(e.hidden for c in combatants for e in c.effects)
 

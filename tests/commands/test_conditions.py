@@ -80,6 +80,7 @@ async def test_a_condition_on_checks_of_one_stat_and_damage_taken(world):
         await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     )
     assert embed["description"].startswith("**Hit: 2 DoS, 9 damage**")
+    assert field(embed, "Base damage") == "Hexed +2 → 7"
 
 
 async def test_conditions_end_on_their_turn_and_the_turn_line_says_so(world):
