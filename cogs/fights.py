@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -22,6 +23,7 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.conditions import (
     TARGET_CHOICES,
     TIMING_CHOICES,
+    ConditionModifier,
     any_hidden,
     condition_text,
     lasting_text,
@@ -37,7 +39,7 @@ from cogs.utils.text import inert
 from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, tracker_embed
 from storage.models import Campaign, Combatant, Fight, NewCombatant, TurnChange
 from wire import i18n, limits
-from wire.conditions import CONDITION_MODIFIER, Target, Timing
+from wire.conditions import CONDITION_MODIFIER, Effect, Target, Timing, from_preset
 from wire.i18n import N_, tr, trn
 from wire.initiative import roll_initiative
 from wire.textcheck import clip
@@ -49,7 +51,6 @@ MAX_COPIES = 20
 NO_FIGHT = N_("No fight is running in this channel. A GM starts one with /fight start.")
 Surprise = app_commands.Range[int, limits.SURPRISE.low, limits.SURPRISE.high]
 Rounds = app_commands.Range[int, 1, 100]
-ConditionModifier = app_commands.Range[int, CONDITION_MODIFIER.low, CONDITION_MODIFIER.high]
 _NUMBERED = re.compile(r"^(?P<base>.*) (?P<n>[0-9]+)$")
 
 
@@ -381,10 +382,10 @@ class Fights(commands.GroupCog, group_name="fight"):
     @app_commands.guild_only()
     @app_commands.describe(
         combatant="Who it affects",
-        name="The condition, e.g. Bleeding or Prone",
+        name="The condition, e.g. Bleeding or Prone (the campaign's named ones are offered)",
         rounds="How many of its turns it lasts (default: until the fight ends)",
         modifier=f"Added to the rolls it applies to ({CONDITION_MODIFIER.low} to "
-        f"+{CONDITION_MODIFIER.high}; default 0: a reminder only)",
+        f"+{CONDITION_MODIFIER.high}; default: the named condition's, else 0)",
         applies_to="Which rolls it changes (default: all rolls)",
         stat="With Checks: the one attribute or skill whose checks it changes",
         counted="When its rounds count down (default: as its turn ends)",
@@ -392,14 +393,16 @@ class Fights(commands.GroupCog, group_name="fight"):
         hidden="GMs: only GMs see it on the tracker (the rolls count it all the same)",
     )
     @app_commands.choices(applies_to=TARGET_CHOICES, counted=TIMING_CHOICES)
-    @app_commands.autocomplete(combatant=ac.combatant_names, until=ac.combatant_names)
+    @app_commands.autocomplete(
+        combatant=ac.combatant_names, until=ac.combatant_names, name=ac.condition_presets
+    )
     async def effect(
         self,
         interaction: discord.Interaction,
         combatant: Name,
         name: Name,
         rounds: Rounds | None = None,
-        modifier: ConditionModifier = 0,
+        modifier: ConditionModifier | None = None,
         applies_to: app_commands.Choice[str] | None = None,
         stat: Name | None = None,
         counted: app_commands.Choice[str] | None = None,
@@ -414,19 +417,43 @@ class Fights(commands.GroupCog, group_name="fight"):
             raise UserError(
                 tr("Give rounds or until, not both: until ends it at that combatant's turn.")
             )
-        timing = Timing.TURN if waits_for else Timing(counted.value if counted else "end")
+        preset = await self.bot.store.find_condition_preset(
+            roller.guild_id, roller.campaign.id, name
+        )
+        given = Effect(
+            0,
+            name,
+            rounds,
+            modifier or 0,
+            Target(applies_to.value) if applies_to else Target.ALL,
+            stat,
+            Timing(counted.value) if counted else Timing.END,
+            waits_for.id if waits_for else None,
+            hidden,
+        )
+        wanted = from_preset(
+            given,
+            preset,
+            modifier=modifier is not None,
+            applies_to=applies_to is not None,
+            stat=stat is not None,
+            rounds=rounds is not None or waits_for is not None,
+            timing=counted is not None or waits_for is not None,
+        )
+        if waits_for is not None:
+            wanted = replace(wanted, timing=Timing.TURN)
         fight = await self.bot.store.add_effect(
             roller.guild_id,
             fight.id,
             roller.user_id,
             target.id,
-            name,
-            rounds,
-            modifier=modifier,
-            applies_to=Target(applies_to.value if applies_to else "all"),
-            stat=stat,
-            timing=timing,
-            until_id=waits_for.id if waits_for else None,
+            wanted.name,
+            wanted.rounds_left,
+            modifier=wanted.modifier,
+            applies_to=wanted.applies_to,
+            stat=wanted.stat,
+            timing=wanted.timing,
+            until_id=wanted.until_id,
             hidden=hidden,
         )
         added = next(c for c in fight.combatants if c.id == target.id).effects[-1]

@@ -182,6 +182,31 @@ def damage_modifiers(dealt: Iterable[Effect], taken: Iterable[Effect]) -> tuple[
     )
 
 
+def from_preset(
+    given: Effect,
+    preset: Effect | None,
+    *,
+    modifier: bool,
+    applies_to: bool,
+    stat: bool,
+    rounds: bool,
+    timing: bool,
+) -> Effect:
+    """A condition put on by name: what was given (each flag: that field was), and from a
+    table's named condition of that name what was not; its name as the table wrote it."""
+    if preset is None:
+        return given
+    return replace(
+        given,
+        name=preset.name,
+        modifier=given.modifier if modifier else preset.modifier,
+        applies_to=given.applies_to if applies_to else preset.applies_to,
+        stat=given.stat if stat or applies_to else preset.stat,
+        rounds_left=given.rounds_left if rounds else preset.rounds_left,
+        timing=given.timing if timing else preset.timing,
+    )
+
+
 # ---- a new condition ----------------------------------------------------------------------
 def check_condition(effect: Effect) -> Effect:
     """The condition as given, or RulesError naming what is wrong and the range: its name
@@ -304,6 +329,7 @@ __all__ = [
     "condition_modifiers",
     "count_down",
     "damage_modifiers",
+    "from_preset",
     "modified_damage",
     "with_conditions",
 ]

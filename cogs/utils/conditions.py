@@ -17,6 +17,7 @@ from cogs.utils.text import inert
 from storage.models import Combatant, Fight
 from wire.check import Modifier
 from wire.conditions import (
+    CONDITION_MODIFIER,
     TARGET_LABELS,
     Effect,
     RollFor,
@@ -29,6 +30,9 @@ from wire.i18n import tr, trn
 
 if TYPE_CHECKING:
     from bot import WireBot
+
+ConditionModifier = app_commands.Range[int, CONDITION_MODIFIER.low, CONDITION_MODIFIER.high]
+"""A condition's modifier as a command option: Discord holds it to the rules' range."""
 
 TARGET_CHOICES = [
     app_commands.Choice(name="All rolls", value=Target.ALL.value),
@@ -68,6 +72,13 @@ def condition_text(effect: Effect, *, until: str | None = None, left: bool = Tru
     if effect.hidden:
         tail.append(tr("hidden"))
     return f"{shown} ({', '.join(tail)})" if tail else shown
+
+
+def preset_text(preset: Effect) -> str:
+    """A named condition as /condition list and the autocomplete show it: "Prone -2 all
+    defences, for 2 rounds"."""
+    shown = condition_text(preset, left=False)
+    return f"{shown}, {lasting_text(preset)}"
 
 
 def lasting_text(effect: Effect, *, until: str | None = None) -> str:

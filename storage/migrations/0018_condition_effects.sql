@@ -15,3 +15,19 @@ ALTER TABLE combatant_effects ADD COLUMN until_id INTEGER
     REFERENCES combatants (id) ON DELETE CASCADE;
 ALTER TABLE combatant_effects ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0
     CHECK (hidden IN (0, 1));
+
+-- A campaign's own named conditions (GMs make them; /fight effect offers them and fills in
+-- what is not given): WIRE defines none, so the bot ships none. AUTOINCREMENT: an id is never
+-- handed out twice.
+CREATE TABLE condition_presets (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+    name        TEXT    NOT NULL,
+    name_key    TEXT    NOT NULL,
+    modifier    INTEGER NOT NULL DEFAULT 0 CHECK (modifier BETWEEN -10 AND 10),
+    applies_to  TEXT    NOT NULL DEFAULT 'all',
+    stat        TEXT,
+    rounds      INTEGER,
+    timing      TEXT    NOT NULL DEFAULT 'end' CHECK (timing IN ('end', 'start'))
+);
+CREATE UNIQUE INDEX condition_presets_by_name ON condition_presets (campaign_id, name_key);

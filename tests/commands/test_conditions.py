@@ -201,3 +201,40 @@ async def test_odds_count_the_rollers_conditions(world):
     after = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
     assert "Blessed" in str(embed_of(after)) and "Blessed" not in str(embed_of(before))
     assert embed_of(after) != embed_of(before)
+
+
+async def test_a_campaigns_named_condition_is_offered_and_fills_in_the_rest(world):
+    await fight_table(world)
+    alice, channel = world.alice, world.channel
+    empty = await alice.slash(channel, "condition list")
+    assert "WIRE defines none" in empty.response.content
+    refused = await world.bob.slash(channel, "condition save", name="Prone", modifier=-2)
+    assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    saved = await alice.slash(channel, "condition save", name="Prone", modifier=-2,
+                              applies_to="defence", rounds=2)  # fmt: skip
+    assert saved.response.content == "Saved: Prone -2 all defences, for 2 rounds."
+    offered = await alice.autocomplete(channel, "fight effect", "name", "pro",
+                                       combatant="Goblin 1")  # fmt: skip
+    assert [c["value"] for c in offered] == ["Prone"]
+    put = await effect(world, alice, combatant="Goblin 1", name="prone")
+    assert put.response.content == "**Goblin 1**: Prone -2 all defences, for 2 rounds."
+    longer = await effect(world, alice, combatant="Goblin 2", name="Prone", rounds=5)
+    assert longer.response.content == "**Goblin 2**: Prone -2 all defences, for 5 rounds."
+    world.dice.push(9)
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
+    )
+    assert field(embed, "Total") == "**17** vs defence 11"
+    gone = await alice.slash(channel, "condition delete", name="Prone")
+    assert gone.response.content.startswith("Deleted Prone.")
+    assert "Prone -2 all defences (2)" in line_of(world, "Goblin 1")  # stays on
+
+
+async def test_named_conditions_in_german(world, client_languages):
+    await fight_table(world)
+    client_languages.set(world.alice, "de")
+    saved = await world.alice.slash(world.channel, "condition save", name="Liegend",
+                                    modifier=-2, applies_to="parry")  # fmt: skip
+    assert saved.response.content == "Gespeichert: Liegend -2 Parieren, bis der Kampf endet."
+    listed = await world.alice.slash(world.channel, "condition list")
+    assert listed.response.content == "• Liegend -2 Parieren, bis der Kampf endet"
