@@ -31,10 +31,12 @@ from wire.conditions import (
     MAX_CONDITIONS,
     Borne,
     Effect,
+    RollFor,
     Target,
     Timing,
     TurnEvent,
     check_condition,
+    condition_modifiers,
     count_down,
 )
 from wire.dice import Die, DieSource
@@ -62,7 +64,10 @@ _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 def _combatant(
     row: Sequence[Any], sheet: Character | None, effects: tuple[Effect, ...]
 ) -> Combatant:
-    initiative = Initiative(Die(row[6], DieSource(row[7])), row[8], row[9])
+    on_initiative = condition_modifiers(effects, RollFor(Target.INITIATIVE))
+    initiative = Initiative(
+        Die(row[6], DieSource(row[7])), row[8], row[9], sum(m.value for m in on_initiative)
+    )
     if sheet is not None and not row[5]:
         health, armour = sheet.health(), sheet.armour  # a player character: its sheet's
     else:

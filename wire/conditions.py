@@ -32,6 +32,7 @@ CONDITION_MODIFIER = Limit(N_("a condition's modifier"), -10, 10)
 MAX_ROUNDS = 100
 NAME_MAX = 40
 """A condition's name is a label in every breakdown line and tracker row: kept short."""
+HIDDEN_LABEL = N_("hidden condition")
 MAX_CONDITIONS = 10
 """Per bearer: the tracker row and each roll's breakdown stay readable."""
 
@@ -40,7 +41,9 @@ class Target(StrEnum):
     """What a condition's modifier is added to."""
 
     ALL = "all"
-    """Every roll its bearer makes: attacks, defences, checks and initiative (not damage)."""
+    """Every roll its bearer makes: attacks, defences and checks. Not damage, and not
+    initiative: that is rolled once and orders the whole fight, so only a condition on
+    initiative itself moves its bearer in the order."""
     ATTACK = "attack"
     DEFENCE = "defence"
     """Every defence: Parry, Block and Dodge."""
@@ -105,8 +108,9 @@ class Effect:
     """Shown to GMs only (an NPC's secret); the rolls count it all the same."""
 
     def label(self) -> str:
-        """How a breakdown names it: its own name (the value follows: "Prone -2")."""
-        return self.name
+        """How a breakdown names it: its own name (the value follows: "Prone -2"); a hidden
+        one only as a hidden condition, since the breakdown reaches the table."""
+        return tr(HIDDEN_LABEL) if self.hidden else self.name
 
 
 Condition = Effect
@@ -137,12 +141,12 @@ class RollFor:
 
 
 def applies(effect: Effect, roll: RollFor) -> bool:
-    """Whether the condition changes this roll. "All rolls" is every d20 roll (never the
-    damage); "all defences" each of the three; a check's condition with a stat only the checks
-    that name that stat (case-insensitive)."""
+    """Whether the condition changes this roll. "All rolls" is every attack, defence and
+    check (never the damage nor initiative); "all defences" each of the three; a check's
+    condition with a stat only the checks that name that stat (case-insensitive)."""
     target, kind = effect.applies_to, roll.kind
     if target is Target.ALL:
-        return kind not in _DAMAGE
+        return kind not in _DAMAGE and kind is not Target.INITIATIVE
     if target is Target.DEFENCE:
         return kind in _DEFENCES
     if target is Target.CHECK and kind is Target.CHECK and effect.stat:

@@ -117,6 +117,13 @@ async def test_a_hidden_condition_is_for_gms_only_and_still_counts(world):
         await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
     )
     assert field(embed, "Total") == "**17** vs defence 16"
+    await effect(world, world.alice, combatant="Jaime", name="Doomed", modifier=-1,
+                 applies_to="attack", hidden=True)  # fmt: skip
+    world.dice.push(9)
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 2")
+    )
+    assert field(embed, "Modifiers") == "Strength +3, Long swords +5, hidden condition -1"
 
 
 async def test_limits_are_refused_with_what_to_do(world):
@@ -238,3 +245,12 @@ async def test_named_conditions_in_german(world, client_languages):
     assert saved.response.content == "Gespeichert: Liegend -2 Parieren, bis der Kampf endet."
     listed = await world.alice.slash(world.channel, "condition list")
     assert listed.response.content == "• Liegend -2 Parieren, bis der Kampf endet"
+
+
+async def test_an_initiative_condition_moves_its_bearer_in_the_order(world):
+    await fight_table(world)
+    await effect(world, world.alice, combatant="Goblin 3", name="Quickened", modifier=5,
+                 applies_to="initiative")  # fmt: skip
+    assert line_of(world, "Goblin 3").startswith("· ` 17` **Goblin 3**")  # 12 + 5
+    names = [line.split("**")[1] for line in tracker(world).embeds[0].description.splitlines()]
+    assert names[1:4] == ["Ser Carol", "Goblin 3", "Jaime"]

@@ -38,7 +38,7 @@ ROLLS = (
 )
 
 EXPECTED = {
-    Target.ALL: {"attack", "parry", "block", "dodge", "check", "initiative"},
+    Target.ALL: {"attack", "parry", "block", "dodge", "check"},
     Target.ATTACK: {"attack"},
     Target.DEFENCE: {"parry", "block", "dodge"},
     Target.PARRY: {"parry"},
