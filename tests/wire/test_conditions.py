@@ -214,3 +214,13 @@ def test_limits_are_refused_with_the_range(effect: Effect, words: str) -> None:
 def test_a_good_condition_is_kept_trimmed() -> None:
     given_ = Effect(0, "  Prone ", 2, -2, Target.CHECK, stat=" Climbing ")
     assert check_condition(given_) == Effect(0, "Prone", 2, -2, Target.CHECK, stat="Climbing")
+
+
+def test_the_json_output_keeps_each_condition_and_the_degrees_of_the_modified_total() -> None:
+    from wire.jsonout import check_json
+
+    prone = Effect(1, "Prone", None, -2, Target.CHECK)
+    mods = with_conditions((Modifier("Strength", 3),), [prone], RollFor.check("Strength"))
+    shown = check_json(resolve_check(mods, 10, Die(10, DieSource.TABLE)))
+    assert {"label": "Prone", "value": -2} in shown["modifiers"]
+    assert (shown["total"], shown["success"], shown["degrees"]) == (11, True, 0)
