@@ -82,6 +82,7 @@ from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
 from wire.conditions import (
     Effect,
     RollFor,
+    best_defence_under,
     damage_modifiers,
     modified_damage,
     with_conditions,
@@ -92,7 +93,7 @@ from wire.dice import Die, DieSource
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
-from wire.sheet import Character, available_defences, best_defence, defence_modifiers
+from wire.sheet import Character, available_defences, defence_modifiers
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -493,7 +494,7 @@ class Combat(commands.Cog):
         conditions that changed the base damage, named in the result."""
         if chosen is not None and not roller.campaign.is_gm(roller.user_id):
             raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
-        used = chosen or best_defence(defender)
+        used = chosen or best_defence_under(defender, conditions)
         defence_mods = with_conditions(
             defence_modifiers(defender, used), conditions, RollFor.defence(used.value)
         )

@@ -24,9 +24,11 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from wire.check import Modifier
+from wire.combat import Defence
 from wire.errors import RulesError
 from wire.i18n import N_, tr
 from wire.limits import Limit
+from wire.sheet import Character, available_defences, defence_modifiers
 
 CONDITION_MODIFIER = Limit(N_("a condition's modifier"), -10, 10)
 MAX_ROUNDS = 100
@@ -211,6 +213,21 @@ def from_preset(
     )
 
 
+def best_defence_under(character: Character, effects: Iterable[Effect]) -> Defence:
+    """The defence with the highest bonus once the bearer's conditions are counted (parry
+    first on a tie, then block, then dodge, as `wire.sheet.best_defence`): a goblin whose
+    parry a condition spoils dodges instead."""
+    effects = tuple(effects)
+
+    def bonus(defence: Defence) -> int:
+        mods = with_conditions(
+            defence_modifiers(character, defence), effects, RollFor.defence(defence.value)
+        )
+        return sum(m.value for m in mods)
+
+    return max(available_defences(character), key=bonus)
+
+
 # ---- a new condition ----------------------------------------------------------------------
 def check_condition(effect: Effect) -> Effect:
     """The condition as given, or RulesError naming what is wrong and the range: its name
@@ -329,6 +346,7 @@ __all__ = [
     "Timing",
     "TurnEvent",
     "applies",
+    "best_defence_under",
     "check_condition",
     "condition_modifiers",
     "count_down",

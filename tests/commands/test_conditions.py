@@ -254,3 +254,15 @@ async def test_an_initiative_condition_moves_its_bearer_in_the_order(world):
     assert line_of(world, "Goblin 3").startswith("· ` 17` **Goblin 3**")  # 12 + 5
     names = [line.split("**")[1] for line in tracker(world).embeds[0].description.splitlines()]
     assert names[1:4] == ["Ser Carol", "Goblin 3", "Jaime"]
+
+
+async def test_an_npc_whose_parry_a_condition_spoils_dodges_instead(world):
+    await fight_table(world)
+    await effect(world, world.alice, combatant="Goblin 1", name="Disarmed", modifier=-4,
+                 applies_to="parry")  # fmt: skip
+    world.dice.push(9)  # 17 against a dodge of 10 + Reaction 0 + Dodge 0 (the parry: 10 - 1)
+    embed = embed_of(
+        await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
+    )
+    assert field(embed, "Total") == "**17** vs defence 10"
+    assert field(embed, "Goblin 1: Dodge") == "**10**"

@@ -224,3 +224,15 @@ def test_the_json_output_keeps_each_condition_and_the_degrees_of_the_modified_to
     shown = check_json(resolve_check(mods, 10, Die(10, DieSource.TABLE)))
     assert {"label": "Prone", "value": -2} in shown["modifiers"]
     assert (shown["total"], shown["success"], shown["degrees"]) == (11, True, 0)
+
+
+def test_the_best_defence_counts_the_conditions() -> None:
+    from wire.conditions import best_defence_under
+    from wire.sheet import Character
+
+    goblin = Character("Goblin", True, {"Strength": 1, "Reaction": 1}, {"Parry": 2, "Dodge": 1})
+    assert best_defence_under(goblin, ()) is Defence.PARRY
+    spoilt = Effect(1, "Disarmed", None, -2, Target.PARRY)
+    assert best_defence_under(goblin, [spoilt]) is Defence.DODGE
+    everything = Effect(2, "Prone", None, -2, Target.DEFENCE)
+    assert best_defence_under(goblin, [everything]) is Defence.PARRY
