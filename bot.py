@@ -61,6 +61,7 @@ EXTENSIONS = (
     "cogs.odds",
     "cogs.combat",
     "cogs.fights",
+    "cogs.conditions",
     "cogs.health",
     "cogs.crafting",
     "cogs.characters",

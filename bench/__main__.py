@@ -2,8 +2,9 @@
 
 Figures, not assertions: the machines are shared and noisy, so compare medians and ratios taken
 in one run. Each benchmark also runs alone: `python -m bench.bench_wire`, `bench.bench_storage`,
-`bench.bench_e2e`, `bench.bench_fight`, `bench.bench_roll_log`. `bench.profile_e2e` is not a
-benchmark but a profile of bot.py under bench_e2e's load (py-spy), so it runs only alone.
+`bench.bench_e2e`, `bench.bench_fight`, `bench.bench_roll_log`, `bench.bench_conditions`.
+`bench.profile_e2e` is not a benchmark but a profile of bot.py under bench_e2e's load (py-spy),
+so it runs only alone.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ BENCHMARKS = (
     "bench.bench_e2e",
     "bench.bench_fight",
     "bench.bench_roll_log",
+    "bench.bench_conditions",
 )
 
 

@@ -30,6 +30,7 @@ from discord.ext import commands, tasks
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import CLAIM_KEY, is_replay
+from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
 from cogs.utils.errors import UserError
@@ -79,13 +80,22 @@ from storage.models import (
 from wire import i18n, limits, text
 from wire.check import Modifier, Roll, stat_line
 from wire.combat import CombatResult, Defence, resolve_attack, resolve_defence
+from wire.conditions import (
+    Effect,
+    RollFor,
+    best_defence_under,
+    damage_modifiers,
+    modified_damage,
+    with_conditions,
+)
+from wire.conditions import Target as ConditionTarget
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.fight import AttackClaim
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
-from wire.sheet import Character, available_defences, best_defence, defence_modifiers
+from wire.sheet import Character, available_defences, defence_modifiers
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -251,28 +261,39 @@ class Combat(commands.Cog):
         # A plain attack only: the pick from the opponents rolls a fresh die in public, so an
         # attack with its own die, a take 10, a defence or private would lose them there.
         plain = roll is None and not take10 and not private and defence is None
-        # The channel's fight, read once for the whole attack (its offer, target and turn); an
-        # attack on a total given (vs:) has nothing to do with one.
-        fight = None
-        if target is not None or vs is None:
-            fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        # The channel's fight, read once for the whole attack (its offer, target, turn and the
+        # attacker's conditions, which count on an attack against a total given too).
+        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
         if vs is None and target is None and plain:
             numbers = (strength, skill, base)
             if await offer_opponents(interaction, roller, fight, line, numbers, mod):
                 return
         if (vs is None) == (target is None):
             raise UserError(tr("Give the defender's total with vs, or a character with target."))
-        mods, base_damage, kind = line.mods, line.base, line.kind
+        mine = effects_of(fight, roller)
+        mods, kind = with_conditions(line.mods, mine, RollFor.attack()), line.kind
         weapon_name = line.weapon.name if line.weapon else None
         chosen = Defence(defence.value) if defence else None
         if target is None:
             if chosen is not None:
                 raise UserError(tr("A defence goes with a target character, not with vs."))
             die = die_for(self.bot, roll, take10)
+            base_damage = modified_damage(line.base, mine, ())
             result = resolve_attack(mods, base_damage, die, vs=vs)
-            await self._send_result(interaction, roller, result, weapon_name, None, private)
+            await self._send_result(
+                interaction,
+                roller,
+                result,
+                weapon_name,
+                None,
+                private,
+                damage_mods=damage_modifiers(mine, ()),
+            )
             return
         defender, blow = await self._defender(roller, fight, target, kind)
+        theirs = bearer(fight, blow.combatant_id) if blow is not None else ()
+        base_damage = modified_damage(line.base, mine, theirs)
+        damage_mods = damage_modifiers(mine, theirs)
         if blow is not None and is_replay(interaction):
             raise UserError(
                 tr(
@@ -311,6 +332,8 @@ class Combat(commands.Cog):
                 weapon_name,
                 private,
                 blow,
+                theirs,
+                damage_mods,
             )
         else:
             await self._post_waiting(
@@ -360,6 +383,11 @@ class Combat(commands.Cog):
             mods = stat_line(
                 strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
+        mods = with_conditions(
+            mods,
+            await roller_conditions(self.bot, roller),
+            RollFor.defence(chosen.value) if chosen else RollFor(ConditionTarget.DEFENCE),
+        )
         die = die_for(self.bot, roll, take10)
         result = resolve_defence(mods, limits.BASE.check(base), die, vs=vs, defence=chosen)
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
@@ -488,9 +516,15 @@ class Combat(commands.Cog):
         weapon: str | None,
         private: bool,
         blow: Blow | None = None,
+        conditions: tuple[Effect, ...] = (),
+        damage_mods: tuple[Modifier, ...] = (),
     ) -> None:
-        used = chosen or best_defence(defender)
-        defence_mods = defence_modifiers(defender, used)
+        """`conditions`: the defending combatant's, on its defence; `damage_mods`: the
+        conditions that changed the base damage, named in the result."""
+        used = chosen or best_defence_under(defender, conditions)
+        defence_mods = with_conditions(
+            defence_modifiers(defender, used), conditions, RollFor.defence(used.value)
+        )
         take10 = roller.campaign.npc_take10
         defence_roll = Roll(die_for(self.bot, None, take10), defence_mods)
         result = resolve_attack(mods, base, die, defender=defence_roll, defence=used)
@@ -508,6 +542,7 @@ class Combat(commands.Cog):
             private,
             health,
             applied=blow is not None,
+            damage_mods=damage_mods,
         )
         if blow is not None and health is not None:
             await refresh_tracker(self.bot, roller.guild_id, blow.fight_id, roller.campaign)
@@ -522,9 +557,11 @@ class Combat(commands.Cog):
         private: bool,
         health: HealthEntry | None = None,
         applied: bool = False,
+        damage_mods: tuple[Modifier, ...] = (),
     ) -> None:
         """`applied`: the attack was on a combatant of a fight, its damage counted there, so
-        it gets no Roll again (a second press would be a free attack)."""
+        it gets no Roll again (a second press would be a free attack). `damage_mods`: the
+        conditions in the base damage ("damage dealt", "damage taken"), one line each."""
         secret = npc_secret(roller.campaign, roller.character, hidden=private)
         opponent_secret = npc_secret(roller.campaign, defender, hidden=private)
         gm = roller.campaign.is_gm(roller.user_id)
@@ -538,6 +575,12 @@ class Combat(commands.Cog):
                 secret=secret and not reveal,
                 opponent_secret=opponent_secret and not reveal,
             )
+            if damage_mods:
+                embed.add_field(
+                    name=tr("Base damage"),
+                    value=damage_field(result.damage.base, damage_mods),
+                    inline=False,
+                )
             if health is not None:
                 numbers = roller.campaign.show_npc_health or (gm and (private or reveal))
                 embed.add_field(
@@ -689,7 +732,12 @@ class Combat(commands.Cog):
             note = tr(gone, name=payload.target)
             await self._close(interaction, guild_id, pending_id, embed, note=note)
             return
-        defence_mods = defence_modifiers(defender, defence)
+        fight = await store.get_fight(guild_id, payload.blow.fight_id) if payload.blow else None
+        defence_mods = with_conditions(
+            defence_modifiers(defender, defence),
+            bearer(fight, payload.blow.combatant_id if payload.blow else None),
+            RollFor.defence(defence.value),
+        )
         attack = roll_of(payload.attack)
         defence_roll = Roll(die_for(self.bot, None, False), defence_mods)
         result = resolve_attack(

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
+from cogs.utils.conditions import check_modifiers
 from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL, craft_embed, progress
 from cogs.utils.errors import UserError
@@ -24,7 +25,6 @@ from cogs.utils.rolling import (
     die_for,
     load_roller,
     record_for,
-    stat_modifiers,
 )
 from cogs.utils.text import code, inert
 from storage.errors import Conflict, StorageError
@@ -186,7 +186,7 @@ class Crafting(commands.GroupCog, group_name="craft"):
                     item=inert(project.item),
                 )
             )
-        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mods = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_craft(mods, vs, die, project.quality)
         record = record_for(

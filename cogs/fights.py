@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,6 +20,14 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.conditions import (
+    TARGET_CHOICES,
+    TIMING_CHOICES,
+    ConditionModifier,
+    any_hidden,
+    condition_text,
+    lasting_text,
+)
 from cogs.utils.discord_limits import CONTENT_MAX, EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
@@ -30,6 +39,7 @@ from cogs.utils.text import inert
 from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, tracker_embed
 from storage.models import Campaign, Combatant, Fight, NewCombatant, TurnChange
 from wire import i18n, limits
+from wire.conditions import CONDITION_MODIFIER, Effect, Target, Timing, from_preset
 from wire.i18n import N_, tr, trn
 from wire.initiative import roll_initiative
 from wire.textcheck import clip
@@ -372,28 +382,103 @@ class Fights(commands.GroupCog, group_name="fight"):
     @app_commands.guild_only()
     @app_commands.describe(
         combatant="Who it affects",
-        name="The condition, e.g. Bleeding or Prone",
+        name="The condition, e.g. Bleeding or Prone (the campaign's named ones are offered)",
         rounds="How many of its turns it lasts (default: until the fight ends)",
+        modifier=f"Added to the rolls it applies to ({CONDITION_MODIFIER.low} to "
+        f"+{CONDITION_MODIFIER.high}; default: the named condition's, else 0)",
+        applies_to="Which rolls it changes (default: all rolls)",
+        stat="With Checks: the one attribute or skill whose checks it changes",
+        counted="When its rounds count down (default: as its turn ends)",
+        until="Instead of rounds: it ends as this combatant's next turn begins",
+        hidden="GMs: only GMs see it on the tracker (the rolls count it all the same)",
     )
-    @app_commands.autocomplete(combatant=ac.combatant_names)
+    @app_commands.choices(applies_to=TARGET_CHOICES, counted=TIMING_CHOICES)
+    @app_commands.autocomplete(
+        combatant=ac.combatant_names, until=ac.combatant_names, name=ac.condition_presets
+    )
     async def effect(
         self,
         interaction: discord.Interaction,
         combatant: Name,
         name: Name,
         rounds: Rounds | None = None,
+        modifier: ConditionModifier | None = None,
+        applies_to: app_commands.Choice[str] | None = None,
+        stat: Name | None = None,
+        counted: app_commands.Choice[str] | None = None,
+        until: Name | None = None,
+        hidden: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         fight = await self._fight(roller)
         target = self._combatant(fight, combatant)
-        fight = await self.bot.store.add_effect(
-            roller.guild_id, fight.id, roller.user_id, target.id, name, rounds
+        waits_for = self._combatant(fight, until) if until else None
+        if waits_for is not None and (rounds is not None or counted is not None):
+            raise UserError(
+                tr("Give rounds or until, not both: until ends it at that combatant's turn.")
+            )
+        preset = await self.bot.store.find_condition_preset(
+            roller.guild_id, roller.campaign.id, name
         )
-        lasting = (
-            trn("for {n} round", "for {n} rounds", rounds) if rounds else tr("until the fight ends")
+        given = Effect(
+            0,
+            name,
+            rounds,
+            modifier or 0,
+            Target(applies_to.value) if applies_to else Target.ALL,
+            stat,
+            Timing(counted.value) if counted else Timing.END,
+            waits_for.id if waits_for else None,
+            hidden,
+        )
+        wanted = from_preset(
+            given,
+            preset,
+            modifier=modifier is not None,
+            applies_to=applies_to is not None,
+            stat=stat is not None,
+            rounds=rounds is not None or waits_for is not None,
+            timing=counted is not None or waits_for is not None,
+        )
+        if waits_for is not None:
+            wanted = replace(wanted, timing=Timing.TURN)
+        fight = await self.bot.store.add_effect(
+            roller.guild_id,
+            fight.id,
+            roller.user_id,
+            target.id,
+            wanted.name,
+            wanted.rounds_left,
+            modifier=wanted.modifier,
+            applies_to=wanted.applies_to,
+            stat=wanted.stat,
+            timing=wanted.timing,
+            until_id=wanted.until_id,
+            hidden=hidden,
+        )
+        added = next(c for c in fight.combatants if c.id == target.id).effects[-1]
+        until_name = waits_for.name if waits_for else None
+        shown = condition_text(added, left=False)
+        lasting = lasting_text(added, until=until_name)
+        await interaction.response.send_message(
+            f"**{inert(target.name)}**: {shown}, {lasting}.", ephemeral=hidden
+        )
+        await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
+
+    @app_commands.command(name="cure", description="End a condition on a combatant now")
+    @app_commands.guild_only()
+    @app_commands.describe(combatant="Who has it", name="The condition's name")
+    @app_commands.autocomplete(combatant=ac.combatant_names)
+    async def cure(self, interaction: discord.Interaction, combatant: Name, name: Name) -> None:
+        roller = await load_roller(self.bot, interaction)
+        fight = await self._fight(roller)
+        target = self._combatant(fight, combatant)
+        fight, ended = await self.bot.store.remove_effect(
+            roller.guild_id, fight.id, roller.user_id, target.id, name
         )
         await interaction.response.send_message(
-            f"**{inert(target.name)}**: {inert(name)}, {lasting}."
+            tr("{effect} on {name} has ended.", effect=inert(ended.name), name=inert(target.name)),
+            ephemeral=ended.hidden,
         )
         await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 
@@ -431,7 +516,7 @@ class Fights(commands.GroupCog, group_name="fight"):
             # A look of one's own: nothing is posted, and the tracker is not moved.
             gm = campaign.is_gm(roller.user_id)
             await interaction.response.send_message(
-                embed=tracker_embed(fight, campaign, numbers=campaign.show_npc_health or gm),
+                embed=tracker_embed(fight, campaign, numbers=campaign.show_npc_health or gm, gm=gm),
                 ephemeral=True,
             )
             return
@@ -448,10 +533,11 @@ class Fights(commands.GroupCog, group_name="fight"):
                     embed=None,
                     view=None,
                 )
-        if campaign.is_gm(roller.user_id) and not campaign.show_npc_health:
+        secrets = not campaign.show_npc_health or any_hidden(fight.combatants)
+        if campaign.is_gm(roller.user_id) and secrets:
             await interaction.followup.send(
                 tr("With the NPCs' numbers, for you only:"),
-                embed=tracker_embed(fight, campaign, numbers=True),
+                embed=tracker_embed(fight, campaign, numbers=True, gm=True),
                 ephemeral=True,
             )
 

@@ -100,10 +100,12 @@ COMMANDS = {
         "attacks on their own turn, once unless `/campaign settings attacks_per_turn:` (0: any) "
         "or `out_of_turn:true` says otherwise; a GM grants one attack out of turn with "
         "`/fight reaction combatant:Jaime`. Defences, checks and `/roll` are never limited. "
-        "`/fight effect combatant:Goblin 2 name:Bleeding rounds:2` · `/fight show` · "
-        "`/fight remove` · `/fight end` (a summary). `/health damage|heal|set target amount "
-        "pool` for the rest; `/health undo` (GMs). `/character health` sets armour, "
-        "willpower and overrides."
+        "`/fight effect combatant:Goblin 2 name:Prone modifier:-2 applies_to:All defences "
+        "rounds:2`: a condition of the table's own, on the rolls it names, counted down on its "
+        "turns (`/fight cure` ends it; GMs name the table's own with `/condition save`) · "
+        "`/fight show` · `/fight remove` · `/fight end` (a summary). "
+        "`/health damage|heal|set target amount pool` for the rest; `/health undo` (GMs). "
+        "`/character health` sets armour, willpower and overrides."
     ),
     N_("Quick play"): N_(
         "**Save** under a roll (or `/save name:climb`) keeps it; `/r name:climb mod:2` rolls it "
@@ -145,7 +147,7 @@ TOPICS = {
     "cp": (N_("Character points"), ("cp", "character improve")),
     "incharacter": (N_("In character"), ("say", "me", "character portrait")),
     "campaigns": (N_("Campaigns"), ("campaign", "history")),
-    "fights": (N_("Fights"), ("fight", "health")),
+    "fights": (N_("Fights"), ("fight", "health", "condition")),
     "quick": (N_("Quick play"), ("panel", "save", "r")),
     "privacy": (N_("GMs and privacy"), ("privacy",)),
 }

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
+from cogs.utils.conditions import check_modifiers, roller_conditions
 from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import odds_embed, side_text
@@ -30,11 +31,13 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.rolling import Roller, attack_line, load_roller, stat_modifiers
+from cogs.utils.rolling import Roller, attack_line, load_roller
 from cogs.utils.text import inert
 from wire import limits
 from wire.check import Modifier, check_odds, stat_line
 from wire.combat import Defence, exchange_odds
+from wire.conditions import RollFor, modified_damage, with_conditions
+from wire.conditions import Target as ConditionTarget
 from wire.contest import contest_odds
 from wire.i18n import tr, trc
 from wire.odds import DamageRole, Odds
@@ -134,7 +137,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         public: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mods = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         odds = check_odds(total(mods), limits.TARGET.check(vs, trc("name", "vs")))
         await self._answer(
             interaction,
@@ -175,7 +178,9 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         roller = await load_roller(self.bot, interaction)
         against = opposition(vs, opp_bonus, "defender")
         line = attack_line(roller, strength, skill, base, weapon, mod)
-        mods, damage = line.mods, line.base
+        mine = await roller_conditions(self.bot, roller)
+        mods = with_conditions(line.mods, mine, RollFor.attack())
+        damage = modified_damage(line.base, mine, ())
         action = (
             tr("Attack with {weapon}", weapon=inert(line.weapon.name))
             if line.weapon
@@ -240,6 +245,11 @@ class OddsTable(commands.GroupCog, group_name="odds"):
             mods = stat_line(
                 strength, skill, mod, attribute_label=tr("Strength"), skill_label=tr("Defence")
             )
+        mods = with_conditions(
+            mods,
+            await roller_conditions(self.bot, roller),
+            RollFor.defence(defence.value) if defence else RollFor(ConditionTarget.DEFENCE),
+        )
         odds = exchange_odds(
             DamageRole.DEFENDER,
             total(mods),
@@ -292,7 +302,7 @@ class OddsTable(commands.GroupCog, group_name="odds"):
         public: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        mine = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mine = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         theirs = stat_line(opp_attr, opp_skill, opp_mod)
         odds = contest_odds(total(mine), total(theirs))
         await self._answer(

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import AgainButton
+from cogs.utils.conditions import check_modifiers
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import check_embed, contest_embed
 from cogs.utils.errors import UserError
@@ -22,7 +23,6 @@ from cogs.utils.rolling import (
     load_roller,
     npc_secret,
     record_for,
-    stat_modifiers,
     table_embeds,
 )
 from cogs.utils.text import inert
@@ -79,7 +79,7 @@ class Rolls(commands.Cog):
         label: Name | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
-        mods = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mods = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         die = die_for(self.bot, roll, take10)
         result = resolve_check(mods, vs, die)
         named = roller.skill(skill_name) if skill_name else None
@@ -166,7 +166,7 @@ class Rolls(commands.Cog):
         label: Name | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
-        mine = stat_modifiers(roller, attr, skill, attr_name, skill_name, mod)
+        mine = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
         if opponent:
             other = await self.bot.store.get_character(
                 roller.guild_id, roller.campaign.id, opponent
@@ -194,7 +194,8 @@ class Rolls(commands.Cog):
                 roller.guild_id,
                 roller.channel_id,
             )
-        theirs = stat_modifiers(
+        theirs = await check_modifiers(
+            self.bot,
             opposing,
             opp_attr,
             opp_skill,

@@ -50,6 +50,7 @@ TABLES = (
     "cp_requests",
     "cp_species",
     "character_species",
+    "condition_presets",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

@@ -48,6 +48,7 @@ from storage.rules_common import (
     log,
     name_key,
 )
+from storage.rules_conditions import RuleConditions
 from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
 from storage.rules_incharacter import RuleInCharacter
@@ -67,6 +68,7 @@ class RuleStore(
     RuleSaved,
     RuleCharacters,
     RuleCrafting,
+    RuleConditions,
     RuleRolls,
     RuleTransfer,
 ):

@@ -18,7 +18,6 @@ from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, Permissi
 from storage.models import (
     Campaign,
     Combatant,
-    Effect,
     Fight,
     HealthEntry,
     HealthTarget,
@@ -28,6 +27,18 @@ from storage.models import (
 from storage.rows import character_from_row
 from storage.validation import clean_name
 from wire import limits
+from wire.conditions import (
+    MAX_CONDITIONS,
+    Borne,
+    Effect,
+    RollFor,
+    Target,
+    Timing,
+    TurnEvent,
+    check_condition,
+    condition_modifiers,
+    count_down,
+)
 from wire.dice import Die, DieSource
 from wire.fight import FIGHT_OVER, USED_ONCE, AttackClaim, MayAttack
 from wire.health import (
@@ -45,7 +56,7 @@ from wire.initiative import Initiative
 from wire.sheet import Character
 
 MAX_COMBATANTS = 50
-MAX_EFFECTS_PER_COMBATANT = 10
+MAX_EFFECTS_PER_COMBATANT = MAX_CONDITIONS
 FIGHT_GONE = FIGHT_OVER
 HEALTH_OPS = ("damage", "heal", "set")
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
@@ -54,7 +65,10 @@ _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 def _combatant(
     row: Sequence[Any], sheet: Character | None, effects: tuple[Effect, ...]
 ) -> Combatant:
-    initiative = Initiative(Die(row[6], DieSource(row[7])), row[8], row[9])
+    on_initiative = condition_modifiers(effects, RollFor(Target.INITIATIVE))
+    initiative = Initiative(
+        Die(row[6], DieSource(row[7])), row[8], row[9], sum(m.value for m in on_initiative)
+    )
     if sheet is not None and not row[5]:
         health, armour = sheet.health(), sheet.armour  # a player character: its sheet's
     else:
@@ -106,7 +120,7 @@ class RuleFights:
         effects: dict[int, list[Effect]] = {m[0]: [] for m in members}
         if members:
             for row in await tx.fetch("fight_effects", {"fight_id": fight_id}):
-                effects[row[0]].append(Effect(row[1], row[2], row[3]))
+                effects[row[0]].append(_effect(row))
         combatants = tuple(
             _combatant(m, sheets.get(m[3]) if m[3] is not None else None, tuple(effects[m[0]]))
             for m in members
@@ -254,9 +268,10 @@ class RuleFights:
     ) -> TurnChange:
         """End the current turn: the next in the order acts, a new round after the last.
 
-        Only the current combatant's player or a GM; the first turn, GMs only. The effects of
-        the combatant whose turn ends count down. `expected_step` (a Next button's) makes it a
-        compare-and-set: of two presses at once, one advances and the other gets Conflict.
+        Only the current combatant's player or a GM; the first turn, GMs only. The conditions
+        count down as wire.conditions says (at the end or the start of their bearer's turn).
+        `expected_step` (a Next button's) makes it a compare-and-set: of two presses at once,
+        one advances and the other gets Conflict.
         """
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
@@ -270,7 +285,6 @@ class RuleFights:
             if not order:
                 raise InvalidValue("Nobody is in this fight yet: /fight join or /fight add.")
             current = fight.current()
-            ended: list[tuple[str, str]] = []
             if current is None:
                 if not campaign.is_gm(actor_id):
                     raise campaign.gm_only(N_("begin the first turn"))
@@ -279,8 +293,8 @@ class RuleFights:
                     raise PermissionDenied(
                         "It is {name}'s turn: only their player or a GM ends it.", name=current.name
                     )
-                ended = await self._count_down(tx, current)
             upcoming = fight.next_turn()
+            ended = await self._count_down(tx, fight, current, upcoming.combatant)
             updated = await tx.fetch(
                 "advance_turn",
                 {
@@ -296,18 +310,34 @@ class RuleFights:
             after = await self._running(tx, guild_id, fight_id)
             return TurnChange(after, tuple(ended), upcoming.new_round, upcoming.skipped)
 
-    async def _count_down(self, tx: Transaction, combatant: Combatant) -> list[tuple[str, str]]:
-        """Effects on the combatant whose turn ends lose a round; those at 0 end."""
-        ended = []
-        for effect in combatant.effects:
-            if effect.rounds_left is None:
-                continue
-            if effect.rounds_left <= 1:
-                await tx.execute("delete_effect", {"effect_id": effect.id})
-                ended.append((combatant.name, effect.name))
-            else:
-                await tx.execute("count_down_effect", {"effect_id": effect.id})
-        return ended
+    async def _count_down(
+        self, tx: Transaction, fight: Fight, ending: Combatant | None, starting: Combatant
+    ) -> list[tuple[str, str]]:
+        """The conditions as the turn passes from `ending` to `starting` (wire.conditions
+        decides which count down and which end); (bearer, condition) of each that ended."""
+        names = {c.id: c.name for c in fight.combatants}
+        event = TurnEvent(None if ending is None else ending.id, starting.id, frozenset(names))
+        borne = [Borne(c.id, e) for c in fight.combatants for e in c.effects]
+        countdown = count_down(borne, event)
+        for gone in countdown.ended:
+            await tx.execute("delete_effect", {"effect_id": gone.effect.id})
+        for counted in countdown.counted:
+            await tx.execute("count_down_effect", {"effect_id": counted.effect.id})
+        return [(names[gone.bearer_id], gone.effect.name) for gone in countdown.ended]
+
+    async def _bearer(
+        self, tx: Transaction, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
+    ) -> tuple[Fight, Campaign, Combatant]:
+        """The running fight, its campaign, and the combatant whose conditions `actor_id`
+        changes: its player or a GM (an NPC's, GMs only)."""
+        fight = await self._running(tx, guild_id, fight_id)
+        campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
+        target = next((c for c in fight.combatants if c.id == combatant_id), None)
+        if target is None:
+            raise NotFound("That combatant is not in this fight (any more).")
+        if not target.may_act(actor_id, campaign):
+            raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
+        return fight, campaign, target
 
     async def add_effect(
         self,
@@ -317,19 +347,30 @@ class RuleFights:
         combatant_id: int,
         name: str,
         rounds: int | None,
+        *,
+        modifier: int = 0,
+        applies_to: Target = Target.ALL,
+        stat: str | None = None,
+        timing: Timing = Timing.END,
+        until_id: int | None = None,
+        hidden: bool = False,
     ) -> Fight:
-        """A condition lasting `rounds` of its combatant's turns (None: until ended)."""
+        """A condition on a combatant (wire/conditions.py says what each field means): its
+        modifier to the rolls it applies to, lasting `rounds` of its bearer's turns (None: until
+        removed or the fight ends) or until `until_id`'s next turn. Its bearer's player or a
+        GM puts it on; only a GM hides one."""
         name = clean_name(name, "effect")
-        if rounds is not None and not 1 <= rounds <= 100:
-            raise InvalidValue("An effect lasts 1 to 100 rounds (leave rounds empty: until ended).")
+        condition = check_condition(
+            Effect(0, name, rounds, modifier, applies_to, stat, timing, until_id, hidden)
+        )
         async with self._write(guild_id) as tx:
-            fight = await self._running(tx, guild_id, fight_id)
-            campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
-            target = next((c for c in fight.combatants if c.id == combatant_id), None)
-            if target is None:
+            fight, campaign, target = await self._bearer(
+                tx, guild_id, fight_id, actor_id, combatant_id
+            )
+            if hidden and not campaign.is_gm(actor_id):
+                raise campaign.gm_only(N_("hide a condition"))
+            if until_id is not None and all(c.id != until_id for c in fight.combatants):
                 raise NotFound("That combatant is not in this fight (any more).")
-            if not target.may_act(actor_id, campaign):
-                raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
             if len(target.effects) >= MAX_EFFECTS_PER_COMBATANT:
                 raise InvalidValue(
                     "{name} has {most} effects, the limit. End one first.",
@@ -337,7 +378,18 @@ class RuleFights:
                     most=MAX_EFFECTS_PER_COMBATANT,
                 )
             await tx.execute(
-                "insert_effect", {"combatant_id": combatant_id, "name": name, "rounds": rounds}
+                "insert_effect",
+                {
+                    "combatant_id": combatant_id,
+                    "name": condition.name,
+                    "rounds": condition.rounds_left,
+                    "modifier": condition.modifier,
+                    "applies_to": condition.applies_to.value,
+                    "stat": condition.stat,
+                    "timing": condition.timing.value,
+                    "until_id": condition.until_id,
+                    "hidden": int(condition.hidden),
+                },
             )
             return await self._running(tx, guild_id, fight_id)
 
@@ -402,6 +454,28 @@ class RuleFights:
                 raise NotFound("That combatant is not in this fight (any more).")
             await tx.execute("grant_reaction", {"combatant_id": combatant_id, "fight_id": fight_id})
             return await self._running(tx, guild_id, fight_id)
+
+    async def remove_effect(
+        self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int, name: str
+    ) -> tuple[Fight, Effect]:
+        """End a condition by hand (the first by that name, case-insensitive): its modifiers
+        are gone from the next roll. Who may put it on may take it off; a hidden one, GMs.
+        The fight after, and the condition ended."""
+        async with self._write(guild_id) as tx:
+            _fight, campaign, target = await self._bearer(
+                tx, guild_id, fight_id, actor_id, combatant_id
+            )
+            folded = name.strip().casefold()
+            visible = [e for e in target.effects if not e.hidden or campaign.is_gm(actor_id)]
+            found = next((e for e in visible if e.name.casefold() == folded), None)
+            if found is None:
+                raise NotFound(
+                    "{name} has no condition {effect}. The tracker lists its conditions.",
+                    name=target.name,
+                    effect=name,
+                )
+            await tx.execute("remove_effect", {"effect_id": found.id, "combatant_id": combatant_id})
+            return await self._running(tx, guild_id, fight_id), found
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:
         """GMs only; the ended fight, for its summary."""
@@ -607,6 +681,21 @@ class RuleFights:
                 {"guild_id": guild_id, "campaign_id": campaign_id, "limit": min(limit, 100)},
             )
         return [_health_entry(row) for row in rows]
+
+
+def _effect(row: Sequence[Any]) -> Effect:
+    """A `fight_effects` row (after the bearer's id) as the rules core's condition."""
+    return Effect(
+        id=row[1],
+        name=row[2],
+        rounds_left=row[3],
+        modifier=row[4],
+        applies_to=Target(row[5]),
+        stat=row[6],
+        timing=Timing(row[7]),
+        until_id=row[8],
+        hidden=bool(row[9]),
+    )
 
 
 def _id(value: int | None) -> int | None:

@@ -28,11 +28,14 @@ class Initiative:
     reaction: int
     surprise: int = 0
     """Taken off in the first round only; the GM's figure (0: not surprised)."""
+    conditions: int = 0
+    """What the combatant's conditions on initiative add now (wire/conditions.py): they
+    count while they last, so the order changes as one is put on or ends."""
 
     def total(self, round_number: int = 1) -> int:
         """The initiative in `round_number`: the surprise penalty counts in round 1 only."""
         penalty = self.surprise if round_number <= 1 else 0
-        return self.die.face + self.reaction - penalty
+        return self.die.face + self.reaction + self.conditions - penalty
 
 
 def roll_initiative(die: Die, reaction: int, surprise: int = 0) -> Initiative:

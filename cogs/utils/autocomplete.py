@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs.utils.conditions import preset_text
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
@@ -274,3 +275,16 @@ async def _npcs_in_play(
         return []
     npc = " (" + tr("NPC") + ")"
     return choices(((f"{name}{npc}", name) for name in names), current)
+
+
+async def condition_presets(interaction: discord.Interaction, current: str) -> Choices:
+    """The campaign's named conditions (its GMs' own: the bot ships none), each with what it
+    does in its label ("Prone (-2 all defences)")."""
+    campaign = await campaign_of(interaction)
+    if campaign is None or interaction.guild_id is None:
+        return []
+    try:
+        presets = await store_of(interaction).condition_presets(interaction.guild_id, campaign.id)
+    except StorageError:
+        return []
+    return choices(((preset_text(p), p.name) for p in presets), current)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.utils.conditions import fighter_of
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.embeds import defence_name
 from cogs.utils.rolling import actor_of, missing_note, npc_secret
@@ -27,6 +28,7 @@ from storage.models import Campaign, Fight
 from wire import i18n
 from wire.check import Modifier
 from wire.combat import Defence, defence_chance
+from wire.conditions import Effect, RollFor, condition_modifiers
 from wire.i18n import tr
 from wire.odds import compute_odds
 from wire.sheet import Character, available_defences, best_attack, defence_modifiers
@@ -127,8 +129,16 @@ async def fight_attackers(
 
 
 def fight_odds_text(
-    character: Character, fight: Fight, attackers: Attackers, *, takes10: bool, name: str = ""
+    character: Character,
+    fight: Fight,
+    attackers: Attackers,
+    *,
+    takes10: bool,
+    name: str = "",
+    conditions: tuple[Effect, ...] = (),
 ) -> str:
+    """`conditions`: the defender's in the fight; a defence they change shows its chance with
+    them and, on the line below, without."""
     name = name or character.name
     lines = [
         tr(
@@ -151,16 +161,32 @@ def fight_odds_text(
     if takes10:
         lines.append(tr("{name} takes 10 to defend, as this table's NPCs do.", name=inert(name)))
     for defence in available_defences(character):
-        bonus = defence_bonus(character, defence)
-        chances = "; ".join(
-            tr(
-                "{chance} against {names}",
-                chance=i18n.percent(defence_chance(bonus, a.bonus, takes10=takes10)),
-                names=a.named,
+        plain = defence_bonus(character, defence)
+        extra = condition_modifiers(conditions, RollFor.defence(defence.value))
+        bonus = plain + sum(m.value for m in extra)
+
+        def chances(bonus: int) -> str:
+            return "; ".join(
+                tr(
+                    "{chance} against {names}",
+                    chance=i18n.percent(defence_chance(bonus, a.bonus, takes10=takes10)),
+                    names=a.named,
+                )
+                for a in attackers.shown
             )
-            for a in attackers.shown
-        )
-        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances}")
+
+        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances(bonus)}")
+        if extra:  # the chance with the conditions, and what it would be without them
+            named = ", ".join(f"{inert(m.label)} {m.value:+d}" for m in extra)
+            lines.append(
+                "  "
+                + tr(
+                    "with {conditions}; without: d20 {bonus}, {chances}",
+                    conditions=named,
+                    bonus=f"{plain:+d}",
+                    chances=chances(plain),
+                )
+            )
     return "\n".join(lines)
 
 
@@ -187,8 +213,12 @@ async def defence_odds_reply(
         gm = pressed.campaign.is_gm(actor_of(interaction))
         attackers = await fight_attackers(bot, fight, character, pressed.campaign, gm=gm)
         takes10 = character.is_npc and pressed.campaign.npc_take10
+        member = fighter_of(fight, character.id, name or character.name)
+        conditions = tuple(e for e in (member.effects if member else ()) if gm or not e.hidden)
         text = (
-            fight_odds_text(character, fight, attackers, takes10=takes10, name=name)
+            fight_odds_text(
+                character, fight, attackers, takes10=takes10, name=name, conditions=conditions
+            )
             if attackers.shown
             else defence_odds_text(character, name)
         )

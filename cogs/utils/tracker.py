@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from cogs.utils.conditions import conditions_text
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.language import for_table
@@ -84,8 +85,11 @@ def health_line(entry: HealthEntry, *, numbers: bool) -> str:
     return f"{name}: {pool} {change.before} → {change.after}{soaked}{down}"
 
 
-def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) -> discord.Embed:
-    """`numbers`: NPC health as numbers (for GMs, or a campaign that shows them)."""
+def tracker_embed(
+    fight: Fight, campaign: Campaign, *, numbers: bool = False, gm: bool = False
+) -> discord.Embed:
+    """`numbers`: NPC health as numbers (for GMs, or a campaign that shows them); `gm`: with
+    the hidden conditions (a GM's own copy)."""
     state = (
         tr("ended after round {round}", round=fight.round)
         if fight.ended
@@ -104,10 +108,7 @@ def tracker_embed(fight: Fight, campaign: Campaign, *, numbers: bool = False) ->
         )
     for combatant in fight.order():
         marker = "▶" if current is not None and combatant.id == current.id else "·"
-        effects = "".join(
-            f" · {inert(e.name)}" + (f" ({e.rounds_left})" if e.rounds_left is not None else "")
-            for e in combatant.effects
-        )
+        effects = conditions_text(fight, combatant, gm=gm)
         skipped = f" · {tr(SKIPPED)}" if combatant.health.down and not fight.ended else ""
         lines.append(
             f"{marker} `{combatant.initiative.total(fight.round):>3}` **{inert(combatant.name)}**"

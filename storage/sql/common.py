@@ -349,7 +349,8 @@ RETURNING id
         "  JOIN campaigns AS c ON c.id = ch.campaign_id\n"
         " WHERE m.fight_id = :fight_id AND m.removed = 0 AND m.is_npc = 0 "
         "AND c.guild_id = :guild_id",
-        "fight_effects": "SELECT e.combatant_id, e.id, e.name, e.rounds_left "
+        "fight_effects": "SELECT e.combatant_id, e.id, e.name, e.rounds_left, e.modifier, "
+        "e.applies_to, e.stat, e.timing, e.until_id, e.hidden "
         "FROM combatant_effects AS e JOIN combatants AS m ON m.id = e.combatant_id "
         "WHERE m.fight_id = :fight_id AND m.removed = 0 ORDER BY e.id",
         "running_fight_of_channel": "SELECT id, name FROM fights "
@@ -378,8 +379,11 @@ RETURNING id
         "delete_effect": "DELETE FROM combatant_effects WHERE id = :effect_id",
         "count_down_effect": "UPDATE combatant_effects SET rounds_left = rounds_left - 1 "
         "WHERE id = :effect_id",
-        "insert_effect": "INSERT INTO combatant_effects (combatant_id, name, rounds_left) "
-        "VALUES (:combatant_id, :name, :rounds)",
+        "insert_effect": "INSERT INTO combatant_effects (combatant_id, name, rounds_left, "
+        "modifier, applies_to, stat, timing, until_id, hidden) VALUES (:combatant_id, :name, "
+        ":rounds, :modifier, :applies_to, :stat, :timing, :until_id, :hidden)",
+        "remove_effect": "DELETE FROM combatant_effects WHERE id = :effect_id "
+        "AND combatant_id = :combatant_id",
         "end_fight": f"UPDATE fights SET ended_at = {d.now} WHERE id = :fight_id",
         "set_tracker": "UPDATE fights SET tracker_message_id = :message_id "
         "WHERE id = :fight_id AND guild_id = :guild_id",

@@ -43,7 +43,9 @@ async def test_the_overview_points_to_each_topic_in_the_readers_words(world, cli
     overview = embed_of(await world.bob.slash(world.channel, "help"))
     fights = next(f for f in overview["fields"] if f["name"] == "Kämpfe")
     # A German client lists only the German names: the overview names those, as its examples do.
-    assert fights["value"] == "`/kampf` `/gesundheit` · Beispiele: `/hilfe thema:Kämpfe`"
+    assert fights["value"] == (
+        "`/kampf` `/gesundheit` `/zustand` · Beispiele: `/hilfe thema:Kämpfe`"
+    )
     points = next(f for f in overview["fields"] if f["name"] == "Charakterpunkte")
     assert points["value"].startswith("`/cp` `/charakter steigern` · ")
     topic = embed_of(await world.bob.slash(world.channel, "help", topic="fights"))

@@ -31,6 +31,7 @@ from storage.testing import (
     roll_record,
 )
 from wire.advancement import Category
+from wire.conditions import Effect, Target, Timing
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
 from wire.sheet import Weapon
@@ -95,6 +96,14 @@ async def _fill(store: SqliteStore) -> None:
     )
     first = fight.combatants[0]
     await store.add_effect(GUILD, fight.id, GM, first.id, "Bleeding", 2)
+    await store.add_effect(
+        GUILD, fight.id, GM, first.id, "Prone", None, modifier=-2,
+        applies_to=Target.CHECK, stat="Climbing", timing=Timing.TURN,
+        until_id=fight.combatants[1].id, hidden=True,
+    )  # fmt: skip
+    await store.save_condition_preset(
+        GUILD, campaign.id, GM, Effect(0, "Blessed", 3, 1, Target.ATTACK, timing=Timing.START)
+    )
     await store.change_health(
         GUILD, campaign.id, GM, HealthTarget(combatant_id=first.id), "damage", 4
     )
@@ -165,7 +174,7 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert len(with_ids) == 12  # character points' tables and saved_rolls too
+        assert len(with_ids) == 13  # character points' tables, saved_rolls, condition_presets
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

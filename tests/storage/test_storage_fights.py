@@ -11,6 +11,7 @@ from storage.errors import Conflict, NameTaken, NotFound, PermissionDenied
 from storage.models import HealthTarget, NewCombatant
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
+from wire.conditions import Effect, Target, Timing
 from wire.dice import Die, DieSource
 from wire.errors import RulesError
 from wire.fight import AttackClaim, TurnRules, Use
@@ -118,6 +119,51 @@ async def test_effects_count_down_at_the_end_of_their_combatants_turn(
     turn = await store.advance_turn(GUILD, fight.id, GM)  # Goblin 1's turn ends again
     assert turn.ended_effects == (("Goblin 1", "Bleeding"),)
     assert [e.name for e in turn.fight.find("Goblin 1").effects] == ["Prone"]
+
+
+async def test_conditions_keep_every_field_and_count_down_by_their_timing(
+    store: SqliteStore, table
+) -> None:
+    campaign, _, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 2))
+    first, second = fight.order()
+    await store.add_effect(
+        GUILD, fight.id, GM, first.id, "Stunned", 1, modifier=-4, timing=Timing.START
+    )
+    await store.add_effect(
+        GUILD, fight.id, GM, first.id, "Weakened", None, modifier=-3,
+        applies_to=Target.CHECK, stat="Strength", hidden=True,
+    )  # fmt: skip
+    fight = await store.add_effect(
+        GUILD, fight.id, GM, second.id, "Marked", None, modifier=2,
+        applies_to=Target.PARRY, timing=Timing.TURN, until_id=first.id,
+    )  # fmt: skip
+    assert fight.find("Goblin 1").effects[1] == Effect(
+        fight.find("Goblin 1").effects[1].id, "Weakened", None, -3, Target.CHECK, "Strength",
+        Timing.END, None, True,
+    )  # fmt: skip
+    assert fight.find("Goblin 2").effects[0].until_id == first.id
+    turn = await store.advance_turn(GUILD, fight.id, GM)  # Goblin 1's turn begins
+    assert set(turn.ended_effects) == {("Goblin 1", "Stunned"), ("Goblin 2", "Marked")}
+    assert [e.name for e in turn.fight.find("Goblin 1").effects] == ["Weakened"]
+    fight, gone = await store.remove_effect(GUILD, fight.id, GM, first.id, "weakened")
+    assert gone.name == "Weakened" and fight.find("Goblin 1").effects == ()
+
+
+async def test_a_player_may_not_hide_a_condition_and_limits_hold(store: SqliteStore, table) -> None:
+    campaign, ash, _ = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    fight = await store.add_combatants(
+        GUILD, fight.id, PLAYER, [NewCombatant("Ash", ash.id, PLAYER, False, init(10))]
+    )
+    ash_in = fight.find("Ash")
+    with pytest.raises(PermissionDenied):
+        await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Cursed", None, hidden=True)
+    with pytest.raises(RulesError):
+        await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Blessed", None, modifier=11)
+    fight = await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Blessed", 2, modifier=1)
+    assert fight.find("Ash").effects[0].modifier == 1
 
 
 async def test_concurrent_blows_lose_no_damage_and_pcs_keep_theirs(

@@ -1,0 +1,150 @@
+"""What conditions cost a roll: `python -m bench.bench_conditions [--rounds N] [--reps N]`.
+
+Two parts, each with 0 and with 10 active conditions on the roller (the most a combatant may
+carry), printed side by side as medians of call-by-call timings:
+
+- the rules core: an attack's modifiers with the attacker's conditions added
+  (`wire.conditions.with_conditions`) and resolved, and the defence the defender's conditions
+  change; the ten conditions are a mix of targets, so half apply and half are passed over;
+- the store: loading the running fight a roll reads (`running_fight`, on a SQLite file in a
+  temporary folder), five combatants, each with 0 or with 10 conditions.
+
+Figures, not assertions (the machine is shared): compare the two columns of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from wire.check import Roll, stat_line
+from wire.combat import resolve_attack
+from wire.conditions import MAX_CONDITIONS, Effect, RollFor, Target, with_conditions
+from wire.dice import Die, DieSource, obtain_die
+
+TARGETS = (Target.ATTACK, Target.DEFENCE, Target.CHECK, Target.PARRY, Target.ALL)
+
+
+def conditions(count: int) -> tuple[Effect, ...]:
+    return tuple(
+        Effect(n + 1, f"Condition {n + 1}", 3, (n % 5) - 2, TARGETS[n % len(TARGETS)])
+        for n in range(count)
+    )
+
+
+def _median_us(samples: Sequence[int]) -> float:
+    return statistics.median(samples) / 1000
+
+
+def time_calls(call: Callable[[], object], rounds: int, reps: int) -> float:
+    """The median of `rounds` x `reps` calls, in µs, the garbage collector off."""
+    samples: list[int] = []
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for _ in range(reps):
+                start = time.perf_counter_ns()
+                call()
+                samples.append(time.perf_counter_ns() - start)
+    finally:
+        gc.enable()
+    return _median_us(samples)
+
+
+def wire_rows(rounds: int, reps: int) -> list[tuple[str, float, float]]:
+    rng = random.Random(7)
+    jaime = stat_line(3, 5, attribute_label="Strength", skill_label="Long swords")
+    goblin = stat_line(1, 2, attribute_label="Strength", skill_label="Parry")
+
+    def attack(effects: tuple[Effect, ...]) -> Callable[[], object]:
+        def call() -> object:
+            mods = with_conditions(jaime, effects, RollFor.attack())
+            defence = Roll(Die(10, DieSource.TAKE10), with_conditions(goblin, effects, PARRY))
+            return resolve_attack(mods, 5, obtain_die(rng=rng), defender=defence)
+
+        return call
+
+    none, ten = conditions(0), conditions(MAX_CONDITIONS)
+    return [
+        (
+            "attack + defence (wire)",
+            time_calls(attack(none), rounds, reps),
+            time_calls(attack(ten), rounds, reps),
+        )
+    ]
+
+
+PARRY = RollFor.defence("parry")
+
+
+async def _store_row(rounds: int, reps: int) -> tuple[str, float, float]:
+    from storage import open_store
+    from storage.models import Actor, NewCombatant
+    from wire.initiative import Initiative
+
+    gm, guild, channel = 1, 10, 20
+    with tempfile.TemporaryDirectory() as folder:
+        store = await open_store(Path(folder) / "bench.db")
+        try:
+            campaign = await store.create_campaign(guild, "Bench", Actor(gm, manages_guild=True))
+            goblin = await store.create_character(guild, campaign.id, gm, "Goblin", is_npc=True)
+            figures = []
+            for count, name in ((0, "Plain"), (MAX_CONDITIONS, "Loaded")):
+                channel += 1
+                fight = await store.start_fight(guild, campaign.id, channel, gm, name)
+                entries = [
+                    NewCombatant(
+                        f"Goblin {n}", goblin.id, None, True,
+                        Initiative(Die(10, DieSource.TABLE), 0, 0), (21, 21, 0),
+                    )
+                    for n in range(1, 6)
+                ]  # fmt: skip
+                fight = await store.add_combatants(guild, fight.id, gm, entries)
+                for member in fight.combatants:
+                    for effect in conditions(count):
+                        await store.add_effect(
+                            guild, fight.id, gm, member.id, effect.name, effect.rounds_left,
+                            modifier=effect.modifier, applies_to=effect.applies_to,
+                        )  # fmt: skip
+                figures.append(await _time_async(
+                    lambda c=channel: store.running_fight(guild, c), rounds, reps
+                ))  # fmt: skip
+        finally:
+            await store.close()
+    return ("running_fight, 5 combatants (SQLite)", figures[0], figures[1])
+
+
+async def _time_async(call: Callable[[], Awaitable[object]], rounds: int, reps: int) -> float:
+    samples: list[int] = []
+    for _ in range(rounds):
+        for _ in range(reps):
+            start = time.perf_counter_ns()
+            await call()
+            samples.append(time.perf_counter_ns() - start)
+    return _median_us(samples)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--reps", type=int, default=2000)
+    args = parser.parse_args(argv)
+    rows = wire_rows(args.rounds, args.reps)
+    rows.append(asyncio.run(_store_row(args.rounds, max(1, args.reps // 20))))
+    width = max(len(name) for name, _, _ in rows)
+    print(f"{'median per call':<{width}}  {'0 conditions':>14}  {'10 conditions':>14}")
+    for name, none, ten in rows:
+        print(f"{name:<{width}}  {none:>11.1f} µs  {ten:>11.1f} µs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
