@@ -38,7 +38,7 @@ from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from storage.errors import Busy, NotFound, StorageError
+from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
@@ -58,6 +58,7 @@ from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
 from wire.i18n import N_, tr, trc
+from wire.pricing import StatMove
 from wire.sheet import Character
 from wire.textcheck import clip
 
@@ -73,7 +74,13 @@ LEDGER_ID = re.compile(
 )
 SWEEP_BATCH = 50
 """Expired requests closed per sweep (a minute); the next sweep goes on with the rest."""
-KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
+KIND_WORDS = {
+    "award": N_("award"),
+    "spend": N_("spent"),
+    "undo": N_("undone"),
+    "ready": N_("ready for play"),
+    "correct": N_("corrected"),
+}
 
 
 def decide_id(request_id: int, choice: str) -> str:
@@ -219,7 +226,8 @@ def ledger_view(campaign_id: int, ledger: Ledger) -> discord.ui.View | None:
 def entry_line(entry: LedgerEntry, undone: bool) -> str:
     when = entry.created_at[:10]
     what = tr(KIND_WORDS.get(entry.kind, entry.kind))
-    line = f"`#{entry.id}` {when} {what} **{entry.amount:+d} CP**"
+    # Numbered per character (#1, #2, #3 of this ledger), not by the campaign-wide id.
+    line = f"`#{entry.number or entry.id}` {when} {what} **{entry.amount:+d} CP**"
     if entry.stat_name:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
@@ -451,6 +459,7 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
         with i18n.speaking(request.language or table_language()):
             text = decision_text(request, done, interaction.user.id)
         await interaction.response.edit_message(content=text, view=None)
+        await tell_player(bot, guild_id, request, done)
 
 
 def decision_text(request: Request, done: Improvement | None, gm_id: int | None) -> str:
@@ -482,11 +491,82 @@ def decision_text(request: Request, done: Improvement | None, gm_id: int | None)
     )
 
 
+def answer_text(request: Request, done: Improvement | None) -> str:
+    """What the player who asked is told once the GMs have answered (or the request expired):
+    the new level and the CP left to spend, or that nothing was spent."""
+    params = {
+        "stat": inert(request.stat_name),
+        "before": request.level_before,
+        "after": request.level_after,
+        "cost": request.cost,
+    }
+    if request.state == "expired":
+        return tr(
+            "Your request {stat} {before} → {after} ({cost} CP) waited {days} days without a "
+            "GM's answer and is closed; nothing was spent. Ask again with /character improve.",
+            days=REQUEST_DAYS,
+            **params,
+        )
+    if done is not None:
+        return tr(
+            "The GMs approved it: **{name}**'s {stat} is {after} now (from {before}) for {cost} "
+            "CP; {left} CP left to spend.",
+            name=inert(done.character.name),
+            left=done.quote.totals.available - done.quote.cost,
+            **params,
+        )
+    return tr(
+        "The GMs refused your request {stat} {before} → {after} ({cost} CP); nothing was "
+        "spent. Ask a GM why, or ask again with /character improve.",
+        **params,
+    )
+
+
+async def tell_player(
+    bot: WireBot, guild_id: int, request: Request, done: Improvement | None
+) -> None:
+    """The player who asked learns the answer: in the channel where they asked, mentioned, in
+    their language; by a direct message when the bot may not post there. A request filed
+    before the channel was kept (or whose player is forgotten) tells no one."""
+    if request.asked_channel_id is None or request.user_id == FORGOTTEN_USER:
+        return
+    with i18n.speaking(request.asked_language or table_language()):
+        text = answer_text(request, done)
+    player = discord.Object(request.user_id)
+    channel = bot.get_partial_messageable(request.asked_channel_id, guild_id=guild_id)
+    try:
+        await channel.send(
+            f"<@{request.user_id}> {text}",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[player]),
+        )
+        return
+    except discord.HTTPException:
+        log.info("Could not answer CP request %s in its channel; trying a DM", request.id)
+    try:
+        user = bot.get_user(request.user_id) or await bot.fetch_user(request.user_id)
+        await user.send(text)
+    except discord.HTTPException:
+        log.info("Could not tell the player of CP request %s its answer", request.id)
+
+
 async def adopt_campaign_of(bot: WireBot, guild_id: int, request: Request) -> None:
     """Speak the request's campaign's fixed language, if it has one (a press in the GM channel
     knows no campaign of its own)."""
     with contextlib.suppress(NotFound):
         adopt(await bot.store.get_campaign_by_id(guild_id, request.campaign_id))
+
+
+def correction_cp(move: StatMove | None) -> str:
+    """What a GM's correction does to the CP: none move (only an award moves CP), and the
+    sheet is worth so much more or less."""
+    if move is None:
+        return tr("The stat is not priced, so no CP are involved.")
+    if move.raised:
+        return tr("Worth {worth} CP, given by the GM: no CP were spent.", worth=move.worth)
+    return tr(
+        "The sheet is worth {worth} CP less; no CP come back (a GM's /cp award gives them).",
+        worth=-move.worth,
+    )
 
 
 def decide_view(request_id: int) -> discord.ui.View:
@@ -546,7 +626,9 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
                 log.exception("CP request sweep: could not close request %s", request.id)
                 continue
             closed += 1
-            await self._mark_expired(guild_id, replace(request, state="expired"))
+            expired = replace(request, state="expired")
+            await self._mark_expired(guild_id, expired)
+            await tell_player(self.bot, guild_id, expired, None)
         return closed
 
     async def _mark_expired(self, guild_id: int, request: Request) -> None:
@@ -772,6 +854,80 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
             embed=ledger_embed(ledger), ephemeral=True, **({"view": view} if view else {})
         )
 
+    @app_commands.command(
+        name="ready", description="A character is ready for play: CP move its stats from now on"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.my_character)
+    async def ready(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        roller = await load_roller(self.bot, interaction)
+        target: str | int = character or roller.sheet().id
+        sheet, advancement, entry = await self.bot.store.ready_for_play(
+            roller.guild_id, roller.campaign.id, roller.user_id, target
+        )
+        text = tr(
+            "**{name}** is ready for play (entry #{number}); {worth}. From now on its priced "
+            "stats move only through the CP ledger: /character improve raises one, a GM's "
+            "/cp correct changes one.",
+            name=inert(sheet.name),
+            number=entry.number,
+            worth=inert(summary_line(advancement.worth(sheet))),
+        )
+        if not advancement.holds_sheets:
+            text += " " + tr(
+                "This table has set no starting budget and no approval, so the ledger holds "
+                "no sheet until a GM sets one (/cp settings)."
+            )
+        await interaction.response.send_message(clip(text, CONTENT_MAX))
+
+    @app_commands.command(
+        name="correct", description="GMs: change a stat as an entry of the CP ledger, with why"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character="The character",
+        skill="The skill (or attribute) to change",
+        value="Its new value",
+        reason="Why, kept in the ledger",
+        attribute="Change an attribute instead",
+    )
+    @app_commands.autocomplete(character=ac.any_character)
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        character: Name,
+        skill: Name,
+        value: app_commands.Range[int, -10, 30],
+        reason: Name,
+        attribute: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        kind = "attribute" if attribute else "skill"
+        sheet, entry, move = await self.bot.store.correct_stat(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            character,
+            kind,
+            skill,
+            value,
+            reason,
+        )
+        text = tr(
+            "Corrected by {gm} (entry #{number}): **{name}** {stat} {before} → {after}: {reason}.",
+            gm=f"<@{interaction.user.id}>",
+            number=entry.number,
+            name=inert(sheet.name),
+            stat=inert(entry.stat_name or skill),
+            before=entry.level_before,
+            after=entry.level_after,
+            reason=inert(reason),
+        )
+        text += " " + correction_cp(move)
+        # An NPC's sheet is for the GMs' eyes.
+        await interaction.response.send_message(clip(text, CONTENT_MAX), ephemeral=sheet.is_npc)
+
     @app_commands.command(name="undo", description="GMs: undo a character's last CP entry")
     @app_commands.guild_only()
     @app_commands.describe(character="The character")
@@ -833,7 +989,9 @@ async def improve_command(
             quote.after,
             kind,
             expected_cost=quote.cost,
+            expected_before=quote.before,
             now=bot.now(),
+            asked_in=(roller.channel_id, i18n.language()),
         )
         params = {
             "name": inert(done.character.name),
@@ -875,6 +1033,18 @@ async def improve_command(
             nothing_done=tr("Nothing was spent."),
         ),
         ephemeral=True,
+    )
+
+
+def raise_as_improvement(held: LedgerHolds, roller: Roller, *others: object) -> bool:
+    """A sheet change the ledger held (`/character set` of a ready sheet) becomes an
+    improvement when it is a player's raise of one priced stat and nothing else (`others`: the
+    command's other options, all unset)."""
+    return (
+        not roller.campaign.is_gm(roller.user_id)
+        and len(held.moves) == 1
+        and held.moves[0].raised
+        and all(other is None for other in others)
     )
 
 

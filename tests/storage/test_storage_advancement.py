@@ -10,6 +10,7 @@ from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
 from storage.models_advancement import MAX_AWARD
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
 from wire.advancement import Category
+from wire.errors import RulesError
 
 
 @pytest.fixture
@@ -72,9 +73,9 @@ async def test_award_spend_and_ledger_agree(store, table) -> None:
 async def test_unpriced_and_unpriced_attributes_are_refused_by_name(store, table) -> None:
     campaign, ash = table
     await store.award_cp(GUILD, campaign.id, GM, [ash.id], 100)
-    with pytest.raises(InvalidValue, match="Juggling has no category"):
+    with pytest.raises(RulesError, match="Juggling has no category"):
         await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Juggling")
-    with pytest.raises(InvalidValue, match="not priced attribute points"):
+    with pytest.raises(RulesError, match="not priced attribute points"):
         await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
     await store.set_advancement(GUILD, campaign.id, GM, attribute_price=10)
     done = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
