@@ -35,13 +35,16 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
+from cogs.utils.line_form import line_form
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
+from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
 from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
+    REASON_MAX,
     REASON_SHOWN,
     REQUEST_DAYS,
     Advancement,
@@ -52,7 +55,8 @@ from storage.models_advancement import (
     Request,
     Totals,
 )
-from storage.rules_advancement import REQUEST_LIFE
+from storage.rows import utc_text
+from storage.rules_advancement import REQUEST_LIFE, clean_reason
 from wire import i18n
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
@@ -68,6 +72,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
+REFUSE_FORM_ID = re.compile(r"wire:cp:(?P<request>[0-9]{1,19}):refuse:form")
+REASON_INPUT = "wire:cp:reason"
 LEDGER_ID = re.compile(
     r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
     r":(?P<way>older|newer)"
@@ -444,25 +450,72 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["request"]), match["choice"])
 
     async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
-        # Pressed in the GM channel too, which may play no campaign: the request names its own.
-        request, done = await bot.store.decide_cp_request(
-            guild_id,
-            self.request_id,
-            actor_of(interaction),
-            self.choice == "approve",
-            now=bot.now(),
-        )
-        # The GMs' shared message keeps the language it was posted in, whoever presses;
-        # one posted before it was noted speaks the table's now.
-        if request.language is None:
-            await adopt_campaign_of(bot, guild_id, request)
-        with i18n.speaking(request.language or table_language()):
-            text = decision_text(request, done, interaction.user.id)
-        await interaction.response.edit_message(content=text, view=None)
-        await tell_player(bot, guild_id, request, done)
+        if self.choice == "refuse" and await asks_why(bot, interaction, guild_id, self.request_id):
+            return
+        await decide(bot, interaction, guild_id, self.request_id, self.choice == "approve")
 
 
-def decision_text(request: Request, done: Improvement | None, gm_id: int | None) -> str:
+async def asks_why(
+    bot: WireBot, interaction: discord.Interaction, guild_id: int, request_id: int
+) -> bool:
+    """A GM's Refuse of a waiting request opens a form for the reason the player is told (it
+    may stay empty); False where there is nothing to ask (a request gone, decided or expired,
+    which the decision itself answers). Anyone else is refused before a form opens."""
+    request = await bot.store.get_cp_request(guild_id, request_id)
+    if request is None or request.state != "waiting" or request.expired(utc_text(bot.now())):
+        return False
+    campaign = await bot.store.get_campaign_by_id(guild_id, request.campaign_id)
+    if not campaign.is_gm(actor_of(interaction)):
+        raise campaign.gm_only(N_("decide improvements"))
+    await interaction.response.send_modal(refuse_form(request))
+    return True
+
+
+def refuse_form(request: Request) -> discord.ui.Modal:
+    """The Refuse button's form: why, in a line the player is told. Stateless, as the sheet's
+    Edit form (cogs/utils/sheet_edit.py): its id names the request, so it is answered after a
+    restart too (`CharacterPoints.on_refuse_form`)."""
+    return line_form(
+        tr("Refuse {stat} {before} → {after}", stat=request.stat_name,
+           before=request.level_before, after=request.level_after),
+        f"wire:cp:{request.id}:refuse:form",
+        (
+            trc("form", "Why"),
+            trc("form description", "The player who asked is told (may stay empty)"),
+            REASON_INPUT,
+        ),
+        max_length=REASON_MAX,
+        required=False,
+    )  # fmt: skip
+
+
+async def decide(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    guild_id: int,
+    request_id: int,
+    approve: bool,
+    reason: str = "",
+) -> None:
+    """Approve or refuse the request (with the reason the GM gave), write the decision into the
+    GMs' message, and tell the player who asked."""
+    # Pressed in the GM channel too, which may play no campaign: the request names its own.
+    request, done = await bot.store.decide_cp_request(
+        guild_id, request_id, actor_of(interaction), approve, now=bot.now()
+    )
+    # The GMs' shared message keeps the language it was posted in, whoever presses;
+    # one posted before it was noted speaks the table's now.
+    if request.language is None:
+        await adopt_campaign_of(bot, guild_id, request)
+    with i18n.speaking(request.language or table_language()):
+        text = decision_text(request, done, interaction.user.id, reason)
+    await interaction.response.edit_message(content=text, view=None)
+    await tell_player(bot, guild_id, request, done, reason)
+
+
+def decision_text(
+    request: Request, done: Improvement | None, gm_id: int | None, reason: str = ""
+) -> str:
     """What a request's message says once it is closed: approved (by `gm_id`, `done` the
     change), refused, or expired (pressed late, or swept)."""
     params = {
@@ -485,13 +538,20 @@ def decision_text(request: Request, done: Improvement | None, gm_id: int | None)
             name=inert(done.character.name),
             **params,
         )
+    if reason:
+        return tr(
+            "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent. Why: "
+            "{reason}",
+            reason=inert(reason),
+            **params,
+        )
     return tr(
         "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
         **params,
     )
 
 
-def answer_text(request: Request, done: Improvement | None) -> str:
+def answer_text(request: Request, done: Improvement | None, reason: str = "") -> str:
     """What the player who asked is told once the GMs have answered (or the request expired):
     the new level and the CP left to spend, or that nothing was spent."""
     params = {
@@ -515,6 +575,13 @@ def answer_text(request: Request, done: Improvement | None) -> str:
             left=done.quote.totals.available - done.quote.cost,
             **params,
         )
+    if reason:
+        return tr(
+            "The GMs refused your request {stat} {before} → {after} ({cost} CP); nothing was "
+            "spent. Why: {reason}",
+            reason=inert(reason),
+            **params,
+        )
     return tr(
         "The GMs refused your request {stat} {before} → {after} ({cost} CP); nothing was "
         "spent. Ask a GM why, or ask again with /character improve.",
@@ -523,7 +590,7 @@ def answer_text(request: Request, done: Improvement | None) -> str:
 
 
 async def tell_player(
-    bot: WireBot, guild_id: int, request: Request, done: Improvement | None
+    bot: WireBot, guild_id: int, request: Request, done: Improvement | None, reason: str = ""
 ) -> None:
     """The player who asked learns the answer: in the channel where they asked, mentioned, in
     their language; by a direct message when the bot may not post there. A request filed
@@ -531,7 +598,7 @@ async def tell_player(
     if request.asked_channel_id is None or request.user_id == FORGOTTEN_USER:
         return
     with i18n.speaking(request.asked_language or table_language()):
-        text = answer_text(request, done)
+        text = answer_text(request, done, reason)
     player = discord.Object(request.user_id)
     channel = bot.get_partial_messageable(request.asked_channel_id, guild_id=guild_id)
     try:
@@ -585,12 +652,29 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DecideButton, LedgerButton)
+        self.bot.add_form(REFUSE_FORM_ID, self.on_refuse_form)
         if self.bot.background_tasks:
             self.expire_requests.start()
 
     async def cog_unload(self) -> None:
         self.expire_requests.cancel()
         self.bot.remove_dynamic_items(DecideButton, LedgerButton)
+        self.bot.remove_form(REFUSE_FORM_ID)
+
+    async def on_refuse_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
+        """The Refuse form's submit, wherever and whenever it was opened: its id names the
+        request; the reason is checked as a ledger reason is."""
+        request_id = int(match["request"])
+
+        async def answer() -> None:
+            if interaction.guild_id is None:
+                raise UserError(
+                    tr("WIRE commands work in a server channel, not in direct messages.")
+                )
+            reason = clean_reason(str(submitted(interaction.data).get(REASON_INPUT) or ""))
+            await decide(self.bot, interaction, interaction.guild_id, request_id, False, reason)
+
+        await self.bot.tree.run(interaction, answer)
 
     # ---- expiry ------------------------------------------------------------------------------
     @tasks.loop(minutes=1)

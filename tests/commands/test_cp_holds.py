@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from cogs.advancement import REASON_INPUT
 from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of
 from tests.commands.test_sheets import modal_text
@@ -160,10 +161,19 @@ async def test_the_player_is_told_the_answer_where_they_asked_in_their_language(
     asked = await world.bob.slash(ch, "character improve", skill="Parry")
     await world.bob.click(asked.response, label="25 CP ausgeben")
     request = gm_room.history()[-1]
-    await world.alice.click(request, label="Refuse")
+    player = await world.bob.click(request, label="Refuse")
+    assert player.response.ephemeral and "Nur ein Chronist" in player.response.content
+    form = await world.alice.click(request, label="Refuse")
+    refused = await world.alice.submit_modal(form, {REASON_INPUT: "Not before the *duel*"})
+    assert refused.response.content == (
+        f"Refused by <@{world.alice.id}>: Parry 4 → 5 (25 CP); nothing was spent. Why: Not "
+        "before the \\*duel\\*"
+    ), refused.response.content
     told = ch.last_message
-    assert told.content.startswith(f"<@{world.bob.id}> Die Chronisten haben"), told.content
-    assert "nichts wurde ausgegeben" in told.content, told.content
+    assert told.content == (
+        f"<@{world.bob.id}> Die Chronisten haben deine Anfrage Parry 4 → 5 (25 CP) abgelehnt; "
+        "nichts wurde ausgegeben. Warum: Not before the \\*duel\\*"
+    ), told.content
 
 
 async def test_the_player_is_told_when_the_sweep_closes_the_request(world, monkeypatch):

@@ -22,6 +22,7 @@ from .conftest import LaunchBot
 from .standin import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
     DEFAULT_CHANNEL_ID,
     DEFAULT_GM_CHANNEL_ID,
@@ -127,11 +128,19 @@ class Table:
             what,
         )
 
-    async def decided(self, after: int, asked: str, choice: str, told: str) -> Any:
-        """The GM presses `choice` on the request holding `asked`: what its player is told."""
+    async def decided(self, after: int, asked: str, choice: str, told: str, why: str = "") -> Any:
+        """The GM presses `choice` on the request holding `asked` (Refuse: and answers its form
+        with `why`): what its player is told."""
         request = await self.posted(after, asked, "the request for the GMs")
         events = len(self.standin.message_events)
-        await self.press(button(request.body["components"], choice), request.message_id)
+        pressed = await self.press(button(request.body["components"], choice), request.message_id)
+        if choice == "Refuse":
+            assert pressed.type == CALLBACK_MODAL, pressed.data
+            submit = self.standin.modal_submit_interaction(
+                pressed.data["custom_id"], {"wire:cp:reason": why}, channel_id=request.channel_id,
+                **self._extra(GM),
+            )  # fmt: skip
+            self.write("the GM's reason", await self.standin.send_interaction(submit, timeout=WAIT))
         return await self.posted(events, told, "the player's answer")
 
     async def improve(self, by: int, options: dict[str, Any], label: str):
@@ -606,12 +615,11 @@ async def test_an_evening_where_the_ledger_holds_the_sheets(
     asked = await t.command("character", {"skill": "Blocken", "value": 3}, by=BRAM, sub="set")
     assert "kostet **15 CP**" in asked.content, asked.content
     await t.press(button(asked.components, "15 CP ausgeben"), asked.message_id, by=BRAM)
-    told = await t.decided(events, "Blocken 2 → 3", "Refuse", "abgelehnt")
+    told = await t.decided(events, "Blocken 2 → 3", "Refuse", "abgelehnt", "Erst nach dem Duell")
     t.write("told Bram", told)
     assert told.content == (
         f"<@{BRAM}> Die Chronisten haben deine Anfrage Blocken 2 → 3 (15 CP) abgelehnt; nichts "
-        "wurde ausgegeben. Frag einen Chronisten nach dem Grund oder frag erneut mit "
-        "/charakter steigern."
+        "wurde ausgegeben. Warum: Erst nach dem Duell"
     ), told.content
 
     assert_healthy(standin, bot)
