@@ -328,10 +328,11 @@ async def test_help_names_every_cp_command_in_the_readers_words(world, client_la
     expected = {
         "en-US": ["/cp categories", "/cp settings", "/cp species", "/cp award", "/cp undo",
                   "/cp show", "/character improve", "/character species", "/character cost",
-                  "Parry 3 (combat)", "7 days"],
+                  "Parry 3 (combat)", "7 days", "/cp ready", "/cp correct"],
         "de": ["/cp kategorien", "/cp einstellungen", "/cp spezies", "/cp vergeben",
                "/cp rückgängig", "/cp zeigen", "/charakter steigern", "/charakter spezies",
-               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen"],
+               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen", "/cp bereit",
+               "/cp berichtigen"],
     }  # fmt: skip
     for locale, names in expected.items():
         client_languages.set(world.bob, locale)
