@@ -1030,15 +1030,24 @@ class Characters(commands.GroupCog, group_name="character"):
                 ephemeral=True,
             )
             return
-        after = await self.bot.store.replace_stats(
-            guild_of(interaction),
-            campaign_id,
-            actor,
-            character_id,
-            stats.attributes,
-            stats.skills,
-            stats.categories,
-        )
+        try:
+            after = await self.bot.store.replace_stats(
+                guild_of(interaction),
+                campaign_id,
+                actor,
+                character_id,
+                stats.attributes,
+                stats.skills,
+                stats.categories,
+            )
+        except LedgerHolds as held:
+            # The ledger holds a ready sheet: what was typed stays a press away, to fix.
+            await interaction.response.send_message(
+                clip(inert(storage_message(held)), CONTENT_MAX),
+                view=RetryForm(self.bot, interaction, campaign_id, character_id, text),
+                ephemeral=True,
+            )
+            return
         changes = stat_changes(before, after)
         said = (
             tr("Saved {name}'s sheet: {changes}.", name=inert(after.name), changes=changes)

@@ -652,8 +652,9 @@ class RuleAdvancement:
             error = LedgerHolds(
                 "{name} is ready for play, so a GM's change of its priced stats is an entry in "
                 "the CP ledger, with a reason: {moves}. Make it with {command}.",
-                command=f"/cp correct character:{sheet.name} {first.kind}:{first.name} "
-                f"value:{first.after} reason:…",
+                command=f"/cp correct character:{sheet.name} skill:{first.name} "
+                f"value:{first.after} reason:…"
+                + (" attribute:true" if first.kind == "attribute" else ""),
                 **params,
             )
         elif raised is not None:

@@ -114,9 +114,11 @@ async def test_the_edit_form_and_an_import_of_a_ready_sheet_are_held(world):
     edited = await world.bob.submit_modal(
         form, {TEXT_ID: "Strength 3; Parry 3, Long swords 10, Juggling 1"}
     )
-    text = " ".join(m.content or "" for m in [edited.response, *edited.followups])
-    assert "Long swords 5 → 10 (200 CP)" in text, text
-    assert "/character improve skill:Long swords to:10" in text, text
+    assert edited.response.ephemeral
+    assert "Long swords 5 → 10 (200 CP)" in edited.response.content, edited.response.content
+    assert "/character improve skill:Long swords to:10" in edited.response.content
+    again = await world.bob.click(edited.response, label="Fix it")  # what was typed, kept
+    assert modal_text(again)["value"] == "Strength 3; Parry 3, Long swords 10, Juggling 1"
     data = json.loads(raw)
     data["character"]["skills"]["Long swords"] = 10
     imported = await world.bob.slash(
