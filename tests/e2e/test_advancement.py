@@ -6,6 +6,11 @@ on (the request goes to the campaign's GM channel) and the GM approves it, Cara 
 than she has and is refused, the GM undoes Aria's spend, a ledger of twelve entries pages
 (read in English and German), and a campaign export imported into another campaign keeps the
 prices, the ledger and the sheets. Bounded: some fifty interactions.
+
+Two evenings follow: categories, species, an expiry and a forgotten GM; and one where the ledger
+holds the sheets (issue #31): a ready character's walk-arounds (/character set, the Edit form,
+an import) each turned into a request or refused with the command, the GM's correction an entry
+with its reason, and the asking player told the GMs' answer in English and German.
 """
 
 from __future__ import annotations
