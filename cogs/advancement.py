@@ -35,13 +35,16 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
+from cogs.utils.line_form import line_form
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
+from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
-from storage.errors import Busy, NotFound, StorageError
+from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
     FORGOTTEN_USER,
     MAX_AWARD,
+    REASON_MAX,
     REASON_SHOWN,
     REQUEST_DAYS,
     Advancement,
@@ -52,12 +55,14 @@ from storage.models_advancement import (
     Request,
     Totals,
 )
-from storage.rules_advancement import REQUEST_LIFE
+from storage.rows import utc_text
+from storage.rules_advancement import REQUEST_LIFE, clean_reason
 from wire import i18n
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category, category_of
 from wire.advancement_text import summary_line, worth_lines
 from wire.errors import RulesError
 from wire.i18n import N_, tr, trc
+from wire.pricing import StatMove
 from wire.sheet import Character
 from wire.textcheck import clip
 
@@ -67,13 +72,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DECIDE_ID = re.compile(r"wire:cp:(?P<request>[0-9]+):(?P<choice>approve|refuse)")
+REFUSE_FORM_ID = re.compile(r"wire:cp:(?P<request>[0-9]{1,19}):refuse:form")
+REASON_INPUT = "wire:cp:reason"
 LEDGER_ID = re.compile(
     r"wire:cp:ledger:(?P<campaign>[0-9]+):(?P<character>[0-9]+):(?P<page>[0-9]+)"
     r":(?P<way>older|newer)"
 )
 SWEEP_BATCH = 50
 """Expired requests closed per sweep (a minute); the next sweep goes on with the rest."""
-KIND_WORDS = {"award": N_("award"), "spend": N_("spent"), "undo": N_("undone")}
+KIND_WORDS = {
+    "award": N_("award"),
+    "spend": N_("spent"),
+    "undo": N_("undone"),
+    "ready": N_("ready for play"),
+    "correct": N_("corrected"),
+}
 
 
 def decide_id(request_id: int, choice: str) -> str:
@@ -219,7 +232,8 @@ def ledger_view(campaign_id: int, ledger: Ledger) -> discord.ui.View | None:
 def entry_line(entry: LedgerEntry, undone: bool) -> str:
     when = entry.created_at[:10]
     what = tr(KIND_WORDS.get(entry.kind, entry.kind))
-    line = f"`#{entry.id}` {when} {what} **{entry.amount:+d} CP**"
+    # Numbered per character (#1, #2, #3 of this ledger), not by the campaign-wide id.
+    line = f"`#{entry.number or entry.id}` {when} {what} **{entry.amount:+d} CP**"
     if entry.stat_name:
         line += f" {inert(entry.stat_name)} {entry.level_before} → {entry.level_after}"
     if entry.reason:
@@ -436,24 +450,72 @@ class DecideButton(GuildPress, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(int(match["request"]), match["choice"])
 
     async def _press(self, bot: WireBot, interaction: discord.Interaction, guild_id: int) -> None:
-        # Pressed in the GM channel too, which may play no campaign: the request names its own.
-        request, done = await bot.store.decide_cp_request(
-            guild_id,
-            self.request_id,
-            actor_of(interaction),
-            self.choice == "approve",
-            now=bot.now(),
-        )
-        # The GMs' shared message keeps the language it was posted in, whoever presses;
-        # one posted before it was noted speaks the table's now.
-        if request.language is None:
-            await adopt_campaign_of(bot, guild_id, request)
-        with i18n.speaking(request.language or table_language()):
-            text = decision_text(request, done, interaction.user.id)
-        await interaction.response.edit_message(content=text, view=None)
+        if self.choice == "refuse" and await asks_why(bot, interaction, guild_id, self.request_id):
+            return
+        await decide(bot, interaction, guild_id, self.request_id, self.choice == "approve")
 
 
-def decision_text(request: Request, done: Improvement | None, gm_id: int | None) -> str:
+async def asks_why(
+    bot: WireBot, interaction: discord.Interaction, guild_id: int, request_id: int
+) -> bool:
+    """A GM's Refuse of a waiting request opens a form for the reason the player is told (it
+    may stay empty); False where there is nothing to ask (a request gone, decided or expired,
+    which the decision itself answers). Anyone else is refused before a form opens."""
+    request = await bot.store.get_cp_request(guild_id, request_id)
+    if request is None or request.state != "waiting" or request.expired(utc_text(bot.now())):
+        return False
+    campaign = await bot.store.get_campaign_by_id(guild_id, request.campaign_id)
+    if not campaign.is_gm(actor_of(interaction)):
+        raise campaign.gm_only(N_("decide improvements"))
+    await interaction.response.send_modal(refuse_form(request))
+    return True
+
+
+def refuse_form(request: Request) -> discord.ui.Modal:
+    """The Refuse button's form: why, in a line the player is told. Stateless, as the sheet's
+    Edit form (cogs/utils/sheet_edit.py): its id names the request, so it is answered after a
+    restart too (`CharacterPoints.on_refuse_form`)."""
+    return line_form(
+        tr("Refuse {stat} {before} → {after}", stat=request.stat_name,
+           before=request.level_before, after=request.level_after),
+        f"wire:cp:{request.id}:refuse:form",
+        (
+            trc("form", "Why"),
+            trc("form description", "The player who asked is told (may stay empty)"),
+            REASON_INPUT,
+        ),
+        max_length=REASON_MAX,
+        required=False,
+    )  # fmt: skip
+
+
+async def decide(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    guild_id: int,
+    request_id: int,
+    approve: bool,
+    reason: str = "",
+) -> None:
+    """Approve or refuse the request (with the reason the GM gave), write the decision into the
+    GMs' message, and tell the player who asked."""
+    # Pressed in the GM channel too, which may play no campaign: the request names its own.
+    request, done = await bot.store.decide_cp_request(
+        guild_id, request_id, actor_of(interaction), approve, now=bot.now()
+    )
+    # The GMs' shared message keeps the language it was posted in, whoever presses;
+    # one posted before it was noted speaks the table's now.
+    if request.language is None:
+        await adopt_campaign_of(bot, guild_id, request)
+    with i18n.speaking(request.language or table_language()):
+        text = decision_text(request, done, interaction.user.id, reason)
+    await interaction.response.edit_message(content=text, view=None)
+    await tell_player(bot, guild_id, request, done, reason)
+
+
+def decision_text(
+    request: Request, done: Improvement | None, gm_id: int | None, reason: str = ""
+) -> str:
     """What a request's message says once it is closed: approved (by `gm_id`, `done` the
     change), refused, or expired (pressed late, or swept)."""
     params = {
@@ -476,10 +538,82 @@ def decision_text(request: Request, done: Improvement | None, gm_id: int | None)
             name=inert(done.character.name),
             **params,
         )
+    if reason:
+        return tr(
+            "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent. Why: "
+            "{reason}",
+            reason=inert(reason),
+            **params,
+        )
     return tr(
         "Refused by {gm}: {stat} {before} → {after} ({cost} CP); nothing was spent.",
         **params,
     )
+
+
+def answer_text(request: Request, done: Improvement | None, reason: str = "") -> str:
+    """What the player who asked is told once the GMs have answered (or the request expired):
+    the new level and the CP left to spend, or that nothing was spent."""
+    params = {
+        "stat": inert(request.stat_name),
+        "before": request.level_before,
+        "after": request.level_after,
+        "cost": request.cost,
+    }
+    if request.state == "expired":
+        return tr(
+            "Your request {stat} {before} → {after} ({cost} CP) waited {days} days without a "
+            "GM's answer and is closed; nothing was spent. Ask again with /character improve.",
+            days=REQUEST_DAYS,
+            **params,
+        )
+    if done is not None:
+        return tr(
+            "The GMs approved it: **{name}**'s {stat} is {after} now (from {before}) for {cost} "
+            "CP; {left} CP left to spend.",
+            name=inert(done.character.name),
+            left=done.quote.totals.available - done.quote.cost,
+            **params,
+        )
+    if reason:
+        return tr(
+            "The GMs refused your request {stat} {before} → {after} ({cost} CP); nothing was "
+            "spent. Why: {reason}",
+            reason=inert(reason),
+            **params,
+        )
+    return tr(
+        "The GMs refused your request {stat} {before} → {after} ({cost} CP); nothing was "
+        "spent. Ask a GM why, or ask again with /character improve.",
+        **params,
+    )
+
+
+async def tell_player(
+    bot: WireBot, guild_id: int, request: Request, done: Improvement | None, reason: str = ""
+) -> None:
+    """The player who asked learns the answer: in the channel where they asked, mentioned, in
+    their language; by a direct message when the bot may not post there. A request filed
+    before the channel was kept (or whose player is forgotten) tells no one."""
+    if request.asked_channel_id is None or request.user_id == FORGOTTEN_USER:
+        return
+    with i18n.speaking(request.asked_language or table_language()):
+        text = answer_text(request, done, reason)
+    player = discord.Object(request.user_id)
+    channel = bot.get_partial_messageable(request.asked_channel_id, guild_id=guild_id)
+    try:
+        await channel.send(
+            f"<@{request.user_id}> {text}",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[player]),
+        )
+        return
+    except discord.HTTPException:
+        log.info("Could not answer CP request %s in its channel; trying a DM", request.id)
+    try:
+        user = bot.get_user(request.user_id) or await bot.fetch_user(request.user_id)
+        await user.send(text)
+    except discord.HTTPException:
+        log.info("Could not tell the player of CP request %s its answer", request.id)
 
 
 async def adopt_campaign_of(bot: WireBot, guild_id: int, request: Request) -> None:
@@ -487,6 +621,19 @@ async def adopt_campaign_of(bot: WireBot, guild_id: int, request: Request) -> No
     knows no campaign of its own)."""
     with contextlib.suppress(NotFound):
         adopt(await bot.store.get_campaign_by_id(guild_id, request.campaign_id))
+
+
+def correction_cp(move: StatMove | None) -> str:
+    """What a GM's correction does to the CP: none move (only an award moves CP), and the
+    sheet is worth so much more or less."""
+    if move is None:
+        return tr("The stat is not priced, so no CP are involved.")
+    if move.raised:
+        return tr("Worth {worth} CP, given by the GM: no CP were spent.", worth=move.worth)
+    return tr(
+        "The sheet is worth {worth} CP less; no CP come back (a GM's /cp award gives them).",
+        worth=-move.worth,
+    )
 
 
 def decide_view(request_id: int) -> discord.ui.View:
@@ -505,12 +652,29 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DecideButton, LedgerButton)
+        self.bot.add_form(REFUSE_FORM_ID, self.on_refuse_form)
         if self.bot.background_tasks:
             self.expire_requests.start()
 
     async def cog_unload(self) -> None:
         self.expire_requests.cancel()
         self.bot.remove_dynamic_items(DecideButton, LedgerButton)
+        self.bot.remove_form(REFUSE_FORM_ID)
+
+    async def on_refuse_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
+        """The Refuse form's submit, wherever and whenever it was opened: its id names the
+        request; the reason is checked as a ledger reason is."""
+        request_id = int(match["request"])
+
+        async def answer() -> None:
+            if interaction.guild_id is None:
+                raise UserError(
+                    tr("WIRE commands work in a server channel, not in direct messages.")
+                )
+            reason = clean_reason(str(submitted(interaction.data).get(REASON_INPUT) or ""))
+            await decide(self.bot, interaction, interaction.guild_id, request_id, False, reason)
+
+        await self.bot.tree.run(interaction, answer)
 
     # ---- expiry ------------------------------------------------------------------------------
     @tasks.loop(minutes=1)
@@ -546,7 +710,9 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
                 log.exception("CP request sweep: could not close request %s", request.id)
                 continue
             closed += 1
-            await self._mark_expired(guild_id, replace(request, state="expired"))
+            expired = replace(request, state="expired")
+            await self._mark_expired(guild_id, expired)
+            await tell_player(self.bot, guild_id, expired, None)
         return closed
 
     async def _mark_expired(self, guild_id: int, request: Request) -> None:
@@ -772,6 +938,80 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
             embed=ledger_embed(ledger), ephemeral=True, **({"view": view} if view else {})
         )
 
+    @app_commands.command(
+        name="ready", description="A character is ready for play: CP move its stats from now on"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.my_character)
+    async def ready(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        roller = await load_roller(self.bot, interaction)
+        target: str | int = character or roller.sheet().id
+        sheet, advancement, entry = await self.bot.store.ready_for_play(
+            roller.guild_id, roller.campaign.id, roller.user_id, target
+        )
+        text = tr(
+            "**{name}** is ready for play (entry #{number}); {worth}. From now on its priced "
+            "stats move only through the CP ledger: /character improve raises one, a GM's "
+            "/cp correct changes one.",
+            name=inert(sheet.name),
+            number=entry.number,
+            worth=inert(summary_line(advancement.worth(sheet))),
+        )
+        if not advancement.holds_sheets:
+            text += " " + tr(
+                "This table has set no starting budget and no approval, so the ledger holds "
+                "no sheet until a GM sets one (/cp settings)."
+            )
+        await interaction.response.send_message(clip(text, CONTENT_MAX))
+
+    @app_commands.command(
+        name="correct", description="GMs: change a stat as an entry of the CP ledger, with why"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character="The character",
+        skill="The skill (or attribute) to change",
+        value="Its new value",
+        reason="Why, kept in the ledger",
+        attribute="Change an attribute instead",
+    )
+    @app_commands.autocomplete(character=ac.any_character)
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        character: Name,
+        skill: Name,
+        value: app_commands.Range[int, -10, 30],
+        reason: Name,
+        attribute: bool = False,
+    ) -> None:
+        roller = await load_roller(self.bot, interaction)
+        kind = "attribute" if attribute else "skill"
+        sheet, entry, move = await self.bot.store.correct_stat(
+            roller.guild_id,
+            roller.campaign.id,
+            roller.user_id,
+            character,
+            kind,
+            skill,
+            value,
+            reason,
+        )
+        text = tr(
+            "Corrected by {gm} (entry #{number}): **{name}** {stat} {before} → {after}: {reason}.",
+            gm=f"<@{interaction.user.id}>",
+            number=entry.number,
+            name=inert(sheet.name),
+            stat=inert(entry.stat_name or skill),
+            before=entry.level_before,
+            after=entry.level_after,
+            reason=inert(reason),
+        )
+        text += " " + correction_cp(move)
+        # An NPC's sheet is for the GMs' eyes.
+        await interaction.response.send_message(clip(text, CONTENT_MAX), ephemeral=sheet.is_npc)
+
     @app_commands.command(name="undo", description="GMs: undo a character's last CP entry")
     @app_commands.guild_only()
     @app_commands.describe(character="The character")
@@ -833,7 +1073,9 @@ async def improve_command(
             quote.after,
             kind,
             expected_cost=quote.cost,
+            expected_before=quote.before,
             now=bot.now(),
+            asked_in=(roller.channel_id, i18n.language()),
         )
         params = {
             "name": inert(done.character.name),
@@ -875,6 +1117,18 @@ async def improve_command(
             nothing_done=tr("Nothing was spent."),
         ),
         ephemeral=True,
+    )
+
+
+def raise_as_improvement(held: LedgerHolds, roller: Roller, *others: object) -> bool:
+    """A sheet change the ledger held (`/character set` of a ready sheet) becomes an
+    improvement when it is a player's raise of one priced stat and nothing else (`others`: the
+    command's other options, all unset)."""
+    return (
+        not roller.campaign.is_gm(roller.user_id)
+        and len(held.moves) == 1
+        and held.moves[0].raised
+        and all(other is None for other in others)
     )
 
 

@@ -22,6 +22,7 @@ from cogs.advancement import (
     cost_command,
     improvable_skills,
     improve_command,
+    raise_as_improvement,
     species_command,
     species_names,
 )
@@ -51,7 +52,7 @@ from cogs.utils.sheet_edit import (
 from cogs.utils.text import inert
 from cogs.utils.tracker import pool_text, refresh_for_sheet
 from cogs.utils.tree import storage_message
-from storage.errors import StorageError
+from storage.errors import LedgerHolds, StorageError
 from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
 from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
@@ -551,7 +552,16 @@ class Characters(commands.GroupCog, group_name="character"):
                 else list(character.skills)
             )
             stat = checked_name(stat, known, kind, new)
-            character = await store.set_stat(gid, cid, uid, character.name, kind, stat, value)
+            try:
+                character = await store.set_stat(gid, cid, uid, character.name, kind, stat, value)
+            except LedgerHolds as held:
+                if not raise_as_improvement(held, roller, shield, notes, rename):
+                    raise
+                # A player's raise of a ready sheet is an improvement: priced, maybe approved.
+                await improve_command(
+                    self.bot, interaction, stat, value, character.name, attribute is not None
+                )
+                return
             changed.append(f"{inert(stat)} {value}")
         if shield is not None or notes is not None or rename:
             character = await store.update_character(
@@ -1038,15 +1048,24 @@ class Characters(commands.GroupCog, group_name="character"):
                 ephemeral=True,
             )
             return
-        after = await self.bot.store.replace_stats(
-            guild_of(interaction),
-            campaign_id,
-            actor,
-            character_id,
-            stats.attributes,
-            stats.skills,
-            stats.categories,
-        )
+        try:
+            after = await self.bot.store.replace_stats(
+                guild_of(interaction),
+                campaign_id,
+                actor,
+                character_id,
+                stats.attributes,
+                stats.skills,
+                stats.categories,
+            )
+        except LedgerHolds as held:
+            # The ledger holds a ready sheet: what was typed stays a press away, to fix.
+            await interaction.response.send_message(
+                clip(inert(storage_message(held)), CONTENT_MAX),
+                view=RetryForm(self.bot, interaction, campaign_id, character_id, text),
+                ephemeral=True,
+            )
+            return
         changes = stat_changes(before, after)
         said = (
             tr("Saved {name}'s sheet: {changes}.", name=inert(after.name), changes=changes)

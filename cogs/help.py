@@ -77,7 +77,9 @@ COMMANDS = {
         "character:Jaime`; a GM's sheet text names categories too: `Parry 3 (combat)`. "
         "Players: `/character improve skill:Parry` shows the price, then **Spend** (with "
         "approval on, a GM's **Approve** within 7 days) · `/cp show` the ledger, a page at a "
-        "time · `/character species` · `/character cost` what a sheet is worth."
+        "time · `/character species` · `/character cost` what a sheet is worth · `/cp ready` "
+        "once it is built: then its priced stats move only through the ledger (GMs: `/cp "
+        "correct character:Jaime skill:Parry value:4 reason:…`)."
     ),
     N_("In character"): N_(
         "`/say text:Hold the gate!` speaks as your character, under its name and portrait "

@@ -46,6 +46,14 @@ class PermissionDenied(StorageError):
     """The acting user may not do this (not the owner, not a GM)."""
 
 
+class LedgerHolds(PermissionDenied):
+    """A sheet change that would move a ready character's priced stats around the CP ledger
+    (storage/rules_advancement.py); `moves` (wire.pricing.StatMove) says which, so a cog can
+    offer the improvement instead."""
+
+    moves: tuple = ()
+
+
 class InvalidValue(StorageError):
     """A value out of range, a name too long, too many entries."""
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from wire.advancement import NOT_PRICED, AttributePrice, Category, Worth, sheet_worth
+from wire.advancement import (
+    NOT_PRICED,
+    AttributePrice,
+    Category,
+    Worth,
+    category_for,
+    sheet_worth,
+)
 from wire.sheet import Character
 
 MAX_AWARD = 1000
@@ -55,11 +62,13 @@ class Advancement:
     """Character id -> the species its sheet names (priced or not)."""
 
     def category(self, skill: str) -> Category | None:
-        wanted = skill.casefold()
-        for name, category in self.categories.items():
-            if name.casefold() == wanted:
-                return category
-        return None
+        return category_for(self.categories, skill)
+
+    @property
+    def holds_sheets(self) -> bool:
+        """The table uses CP: a starting budget or approval is set, so a character ready for
+        play moves its priced stats only through the ledger (docs/rules.md)."""
+        return self.starting_cp is not None or self.approval
 
     def species_cost(self, species: str) -> int | None:
         wanted = species.casefold()
@@ -84,7 +93,7 @@ class LedgerEntry:
     character_id: int
     user_id: int
     kind: str
-    """award, spend or undo."""
+    """award, spend, undo, ready (for play) or correct (a GM's change of a stat)."""
     amount: int
     """CP gained (an award; a correction is negative) or lost (a spend is negative)."""
     reason: str
@@ -94,6 +103,8 @@ class LedgerEntry:
     level_after: int | None
     undoes: int | None
     created_at: str
+    number: int = 0
+    """The entry's place in its character's ledger: 1, 2, 3 (the id is campaign-wide)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +204,11 @@ class Request:
     migration 16): the expiry sweep closes that message."""
     language: str | None = None
     """The language the GMs' message was written in: its later edits keep it."""
+    asked_channel_id: int | None = None
+    """Where the player asked (None for requests filed before migration 19): the answer is
+    told to them there."""
+    asked_language: str | None = None
+    """The asking player's language, for the answer they are told."""
 
     def expired(self, now: str) -> bool:
         return self.state == "waiting" and self.expires_at <= now

@@ -10,12 +10,19 @@ The prices come from `wire.advancement`; nothing here decides a number.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.backend import Row, Transaction
-from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
+from storage.errors import (
+    Conflict,
+    InvalidValue,
+    LedgerHolds,
+    NotFound,
+    PermissionDenied,
+    StorageError,
+)
 from storage.models import Shards
 from storage.models_advancement import (
     LEDGER_SHOWN,
@@ -37,10 +44,13 @@ from storage.models_advancement import (
 )
 from storage.rows import utc_text
 from storage.rules_common import sweep_query
-from storage.validation import STAT_COUNTS, STAT_RANGES, check_kind, clean_name
-from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category, step_cost
+from storage.validation import STAT_COUNTS, check_kind, check_stat, clean_name
+from wire.advancement import ATTRIBUTE_PRICE_MAX, AttributePrice, Category
+from wire.advancement_text import move_text
+from wire.errors import RulesError
 from wire.i18n import N_
-from wire.sheet import Character
+from wire.pricing import StatMove, price_step, priced_moves
+from wire.sheet import Character, find_stat
 from wire.textcheck import normal_text, text_problem
 
 KEEP: Any = object()
@@ -76,6 +86,7 @@ class RuleAdvancement:
     _character_by_id: Any
     _access: Any
     _require_gm: Any
+    _write_stats: Any
 
     # ---- settings -------------------------------------------------------------------------
     async def _advancement(self, tx: Transaction, campaign_id: int) -> Advancement:
@@ -455,7 +466,7 @@ class RuleAdvancement:
                 raise NotFound("{name} has no CP entry left to undo.", name=access.name)
             last = _entry(rows[0])
             totals = await self._totals(tx, campaign_id, access.id)
-            if last.kind == "spend" and last.stat_name and last.stat_kind:
+            if last.kind in ("spend", "correct") and last.stat_name and last.stat_kind:
                 sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
                 now = _stat(sheet, last.stat_kind, last.stat_name)
                 if now != last.level_after:
@@ -604,6 +615,178 @@ class RuleAdvancement:
             )
             new_ids.append(row.id)
 
+    # ---- a ready sheet moves only through the ledger ---------------------------------------
+    async def _is_ready(self, tx: Transaction, campaign_id: int, character_id: int) -> bool:
+        where = {"campaign_id": campaign_id, "character_id": character_id}
+        [(count,)] = await tx.fetch("cp_is_ready", where)
+        return bool(count)
+
+    async def _hold_sheet(
+        self,
+        tx: Transaction,
+        access: Any,
+        change: Callable[[Character], tuple[Mapping[str, int], Mapping[str, int]]],
+    ) -> None:
+        """In a sheet change's transaction: a player character ready for play, in a campaign
+        that uses CP, moves its priced stats only through the ledger. `change` gives the sheet's
+        attributes and skills after the change; a priced stat it moves refuses the whole change
+        (LedgerHolds), naming the command that does it: a player's improve, a GM's correct.
+        NPCs, sheets still being built and campaigns without CP change freely."""
+        if access.is_npc:
+            return
+        campaign = access.campaign
+        advancement = await self._advancement(tx, campaign.id)
+        if not advancement.holds_sheets or not await self._is_ready(tx, campaign.id, access.id):
+            return
+        sheet = await self._character_by_id(tx, campaign.guild_id, campaign.id, access.id)
+        attributes, skills = change(sheet)
+        moves = priced_moves(
+            sheet, attributes, skills, advancement.categories, advancement.attribute_price
+        )
+        if not moves:
+            return
+        params = {"name": sheet.name, "moves": "; ".join(move_text(m) for m in moves)}
+        raised = next((m for m in moves if m.raised), None)
+        if access.actor_is_gm:
+            first = moves[0]
+            error = LedgerHolds(
+                "{name} is ready for play, so a GM's change of its priced stats is an entry in "
+                "the CP ledger, with a reason: {moves}. Make it with {command}.",
+                command=f"/cp correct character:{sheet.name} skill:{first.name} "
+                f"value:{first.after} reason:…"
+                + (" attribute:true" if first.kind == "attribute" else ""),
+                **params,
+            )
+        elif raised is not None:
+            error = LedgerHolds(
+                "{name} is ready for play, so its priced stats move only through the CP "
+                "ledger: {moves}. Raise a stat with {command}; a GM lowers one with "
+                "/cp correct, and CP come back only by a GM's award.",
+                command=f"/character improve skill:{raised.name} to:{raised.after}"
+                + (" attribute:true" if raised.kind == "attribute" else ""),
+                **params,
+            )
+        else:
+            error = LedgerHolds(
+                "{name} is ready for play, so its priced stats move only through the CP "
+                "ledger: {moves}. A GM lowers one with /cp correct, and CP come back only by "
+                "a GM's award.",
+                **params,
+            )
+        error.moves = moves
+        raise error
+
+    async def _note(
+        self, tx: Transaction, whose: tuple[int, int, int], kind: str, **values: Any
+    ) -> LedgerEntry:
+        """An entry that moves no CP (a character ready for play, a GM's correction): `whose`
+        is (campaign id, character id, the user who made it)."""
+        campaign_id, character_id, user_id = whose
+        return await self._add_entry(
+            tx,
+            campaign_id=campaign_id,
+            character_id=character_id,
+            user_id=int(user_id),
+            kind=kind,
+            amount=0,
+            **values,
+        )
+
+    async def ready_for_play(
+        self, guild_id: int, campaign_id: int, actor_id: int, character: str | int
+    ) -> tuple[Character, Advancement, LedgerEntry]:
+        """Say a character is ready for play: a 'ready' entry in its ledger, after which (in a
+        campaign that uses CP) its priced stats move only through the ledger. A GM's word takes
+        it as it is; its player's needs the sheet within the starting budget."""
+        async with self._write(guild_id) as tx:
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            if access.is_npc:
+                raise InvalidValue(
+                    "{name} is an NPC: the GMs' sheets change freely and are not played into "
+                    "the CP ledger.",
+                    name=access.name,
+                )
+            if not access.actor_is_gm and access.owner_id != actor_id:
+                raise PermissionDenied(
+                    N_("Only its player or a GM says a character is ready for play.")
+                )
+            if await self._is_ready(tx, campaign_id, access.id):
+                raise Conflict(
+                    "{name} is ready for play already. A GM's /cp undo of that entry makes "
+                    "the sheet free to build again.",
+                    name=access.name,
+                )
+            advancement = await self._advancement(tx, campaign_id)
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            worth = advancement.worth(sheet)
+            over = worth.over(advancement.starting_cp)
+            if over and not access.actor_is_gm:
+                raise InvalidValue(
+                    "{name} is worth {total} CP, {over} CP over the starting budget of {budget}: "
+                    "lower the sheet first, or ask a GM, whose /cp ready takes it as it is.",
+                    name=sheet.name,
+                    total=worth.total,
+                    over=over,
+                    budget=advancement.starting_cp,
+                )
+            entry = await self._note(tx, (campaign_id, access.id, actor_id), "ready")
+            return sheet, advancement, entry
+
+    async def correct_stat(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        kind: str,
+        stat: str,
+        value: int,
+        reason: str,
+    ) -> tuple[Character, LedgerEntry, StatMove | None]:
+        """A GM's change of a stat as an entry of the ledger, with who and why: the stat is set
+        and a 'correct' entry written in one transaction. It moves no CP (an award does); the
+        move returned says what it is worth (None: the stat is not priced)."""
+        check_kind(kind)
+        stat = clean_name(stat, kind)
+        check_stat(kind, stat, value)
+        reason = clean_reason(reason)
+        if not reason:
+            raise InvalidValue(
+                "Say why in reason: a GM's correction keeps its reason in the CP ledger."
+            )
+        async with self._write(guild_id) as tx:
+            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("correct a sheet"))
+            access = await self._access(tx, guild_id, campaign_id, actor_id, character)
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            table = sheet.skills if kind == "skill" else sheet.attributes
+            found = find_stat(table, stat)
+            name, before = found if found is not None else (stat, 0)
+            if found is not None and before == value:
+                raise InvalidValue("{stat} is at {value} already.", stat=name, value=value)
+            if found is None:
+                await _require_stat_room(tx, sheet, kind, name)
+            await self._write_stats(tx, sheet.id, kind, {name: value})
+            entry = await self._note(
+                tx,
+                (campaign_id, sheet.id, actor_id),
+                "correct",
+                reason=reason,
+                stat_kind=kind,
+                stat_name=name,
+                level_before=before,
+                level_after=value,
+            )
+            advancement = await self._advancement(tx, campaign_id)
+            after = await self._character_by_id(tx, guild_id, campaign_id, sheet.id)
+            moves = priced_moves(
+                sheet,
+                after.attributes,
+                after.skills,
+                advancement.categories,
+                advancement.attribute_price,
+            )
+            return after, entry, moves[0] if moves else None
+
     # ---- spending --------------------------------------------------------------------------
     async def _quote(
         self,
@@ -625,58 +808,26 @@ class RuleAdvancement:
             raise PermissionDenied(N_("You can only spend CP on your own characters."))
         sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
         advancement = await self._advancement(tx, campaign_id)
-        before = _stat(sheet, kind, stat)
-        name = _stat_name(sheet, kind, stat) or stat
-        if before is None and kind == "attribute":
-            raise NotFound(
-                "{name} has no attribute named {stat}. Add it to the sheet first.",
-                name=sheet.name,
-                stat=repr(stat),
-            )
-        start = before if before is not None else 0
-        after = to_level if to_level is not None else start + 1
-        low, high = STAT_RANGES[kind]
-        if not low <= after <= high:
-            raise InvalidValue(
-                "{stat} can go up to {high}, not {after}.", stat=name, high=high, after=after
-            )
-        if after <= start:
-            raise InvalidValue(
-                "{stat} is at {level} already: CP only raise it (give a higher level).",
-                stat=name,
-                level=start,
-            )
-        category = advancement.category(name) if kind == "skill" else None
-        if kind == "skill":
-            if category is None:
-                raise InvalidValue(
-                    "{stat} has no category, so it has no price. A GM sets it with /cp categories.",
-                    stat=name,
-                )
-            cost = step_cost(category, start, after)  # in range and rising: checked above
-        else:
-            price = advancement.attribute_price.cost(start, after)
-            if price is None:
-                raise InvalidValue(
-                    "This table has not priced attribute points, so attributes are not "
-                    "bought with CP. A GM sets a price with /cp settings."
-                )
-            cost = price
-        if before is None:
-            [(count, _exists)] = await tx.fetch(
-                "stat_count", {"name_key": name.casefold(), "character_id": sheet.id, "kind": kind}
-            )
-            if count >= STAT_COUNTS[kind]:
-                raise InvalidValue(
-                    "{name} already has {count} {kind}s, the limit. Remove one first.",
-                    name=sheet.name,
-                    count=count,
-                    kind=kind,
-                )
+        step = price_step(
+            sheet, kind, stat, to_level, advancement.categories, advancement.attribute_price
+        )
+        name = step.name
+        if step.new:
+            await _require_stat_room(tx, sheet, kind, name)
         if advancement.approval and not access.actor_is_gm:
             await self._require_room_to_wait(tx, campaign_id, sheet, kind, name)
         totals = await self._totals(tx, campaign_id, sheet.id)
-        quote = Quote(sheet, kind, name, start, after, cost, category, totals, advancement.approval)
+        quote = Quote(
+            sheet,
+            kind,
+            name,
+            step.before,
+            step.after,
+            step.cost,
+            step.category,
+            totals,
+            advancement.approval,
+        )
         return quote, access.actor_is_gm
 
     async def _require_room_to_wait(
@@ -723,18 +874,23 @@ class RuleAdvancement:
         kind: str = "skill",
         *,
         expected_cost: int | None = None,
+        expected_before: int | None = None,
         quote_only: bool = False,
         now: datetime | None = None,
+        asked_in: tuple[int, str] | None = None,
     ) -> Improvement:
         """Spend CP and raise the stat in one transaction, or (with approval on, for a player)
         file a request that holds the CP until a GM decides. `expected_cost`: the price the
-        user confirmed; a different one now (the sheet or the categories changed) refuses.
+        user confirmed, from `expected_before`; a different one now (the sheet or the categories
+        changed) refuses, saying the price is out of date and what the next step costs now.
         `quote_only`: only the price (`quote_improvement`), read without taking the write lock.
-        A request expires REQUEST_DAYS after `now` (the bot's clock; default the real one)."""
+        A request expires REQUEST_DAYS after `now` (the bot's clock; default the real one);
+        `asked_in`: the channel and language the player asked in, where the answer goes."""
         async with self._read() if quote_only else self._write(guild_id) as tx:
-            quote, gm = await self._quote(
-                tx, guild_id, campaign_id, actor_id, character, kind, stat, to_level
-            )
+            ask = (tx, guild_id, campaign_id, actor_id, character, kind, stat)
+            if expected_before is not None:
+                await self._require_fresh(ask, expected_before)
+            quote, gm = await self._quote(*ask, to_level)
             if quote_only:
                 return Improvement(quote, quote.character)
             if expected_cost is not None and quote.cost != expected_cost:
@@ -757,6 +913,8 @@ class RuleAdvancement:
                         "level_after": quote.after,
                         "cost": quote.cost,
                         "expires_at": utc_text((now or datetime.now(UTC)) + REQUEST_LIFE),
+                        "asked_channel_id": int(asked_in[0]) if asked_in else None,
+                        "asked_language": asked_in[1] if asked_in else None,
                     },
                 )
                 return Improvement(quote, quote.character, request_id=request_id)
@@ -764,18 +922,39 @@ class RuleAdvancement:
             sheet = await self._character_by_id(tx, guild_id, campaign_id, sheet_id)
             return Improvement(quote, sheet, entry=entry)
 
+    async def _require_fresh(self, ask: tuple[Any, ...], expected_before: int) -> None:
+        """A Spend pressed after the stat moved (another Spend, a GM's correction): the price
+        it showed is out of date; say so, with what the next step costs now."""
+        tx, guild_id, campaign_id, actor, character, kind, stat = ask
+        access = await self._access(tx, guild_id, campaign_id, actor, character)
+        sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+        found = find_stat(sheet.skills if kind == "skill" else sheet.attributes, stat)
+        level = found[1] if found else 0
+        if level == expected_before:
+            return
+        try:
+            fresh, _gm = await self._quote(*ask, None)
+        except (RulesError, StorageError) as exc:
+            raise Conflict(
+                "That price is out of date: {stat} is at {level} now. {problem}",
+                stat=found[0] if found else stat,
+                level=level,
+                problem=str(exc),
+            ) from None
+        raise Conflict(
+            "That price is out of date: {stat} is at {level} now, and {level} → {after} costs "
+            "{cost} CP. Ask again with /character improve.",
+            stat=fresh.stat_name,
+            level=fresh.before,
+            after=fresh.after,
+            cost=fresh.cost,
+        )
+
     async def _spend(
         self, tx: Transaction, campaign_id: int, actor_id: int, quote: Quote
     ) -> LedgerEntry:
-        await tx.execute(
-            "insert_stat",
-            {
-                "character_id": quote.character.id,
-                "kind": quote.stat_kind,
-                "name_key": quote.stat_name.casefold(),
-                "name": quote.stat_name,
-                "value": quote.after,
-            },
+        await self._write_stats(
+            tx, quote.character.id, quote.stat_kind, {quote.stat_name: quote.after}
         )
         return await self._add_entry(
             tx,
@@ -897,6 +1076,20 @@ class RuleAdvancement:
                 )
             rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
             return _request(rows[0]), improvement
+
+
+async def _require_stat_room(tx: Transaction, sheet: Character, kind: str, name: str) -> None:
+    """A stat the sheet lacks may be added while the sheet is under its limit of that kind."""
+    [(count, _exists)] = await tx.fetch(
+        "stat_count", {"name_key": name.casefold(), "character_id": sheet.id, "kind": kind}
+    )
+    if count >= STAT_COUNTS[kind]:
+        raise InvalidValue(
+            "{name} already has {count} {kind}s, the limit. Remove one first.",
+            name=sheet.name,
+            count=count,
+            kind=kind,
+        )
 
 
 def _require_affordable(quote: Quote) -> None:

@@ -42,6 +42,23 @@ def _no_character(name: str) -> NotFound:
     )
 
 
+def _with(
+    sheet: Character, kind: str, stat: str, value: int | None, delta: int = 0
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The sheet's attributes and skills with one stat set to `value` (None: removed, or with
+    `delta`: moved by it), matched by name as the store matches it (any case)."""
+    attributes, skills = dict(sheet.attributes), dict(sheet.skills)
+    table = attributes if kind == "attribute" else skills
+    spelled = next((k for k in table if k.casefold() == stat.casefold()), stat)
+    if delta:
+        table[spelled] = table.get(spelled, 0) + delta
+    elif value is None:
+        table.pop(spelled, None)
+    else:
+        table[spelled] = value
+    return attributes, skills
+
+
 class _Access(NamedTuple):
     """Who may change a character: read inside the transaction that changes it."""
 
@@ -65,6 +82,7 @@ class RuleCharacters:
     _campaign_by_id: Any
     _write: Any
     _sheet_categories: Any
+    _hold_sheet: Any
     backend: Any
 
     async def _access(
@@ -282,6 +300,7 @@ class RuleCharacters:
         async with self._write(guild_id) as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             access.require_change(actor_id)
+            await self._hold_sheet(tx, access, lambda sheet: _with(sheet, kind, stat, value))
             [(count, exists)] = await tx.fetch(
                 "stat_count",
                 {"name_key": stat.casefold(), "character_id": access.id, "kind": kind},
@@ -320,6 +339,7 @@ class RuleCharacters:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             access.require_change(actor_id)
             await self._sheet_categories(tx, access.campaign, actor_id, categories)
+            await self._hold_sheet(tx, access, lambda _sheet: (attributes, skills))
             await tx.execute("delete_stats", {"character_id": access.id})
             await self._write_stats(tx, access.id, "attribute", attributes)
             await self._write_stats(tx, access.id, "skill", skills)
@@ -345,6 +365,7 @@ class RuleCharacters:
         async with self._write(guild_id) as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             access.require_change(actor_id)
+            await self._hold_sheet(tx, access, lambda sheet: _with(sheet, kind, stat, None, delta))
             row = await first_row(
                 tx,
                 "adjust_stat",
@@ -373,6 +394,8 @@ class RuleCharacters:
         async with self._write(guild_id) as tx:
             access = await self._access(tx, guild_id, campaign_id, actor_id, character)
             access.require_change(actor_id)
+            if kind != "weapon":
+                await self._hold_sheet(tx, access, lambda sheet: _with(sheet, kind, stat, None))
             where = {"character_id": access.id, "name_key": name_key(stat)}
             if kind == "weapon":
                 removed = await tx.execute("delete_weapon", where)

@@ -99,6 +99,8 @@ class RuleTransfer:
 
     # Provided by RuleStore and its other parts.
     _activate_if_first: Any
+    _access: Any
+    _hold_sheet: Any
     _campaign_by_id: Any
     _check_room: Any
     _import_turn: Any
@@ -216,6 +218,25 @@ class RuleTransfer:
                 now = time.monotonic()
                 self._imports_rest_until = now + min(now - started, IMPORT_REST_MAX)
 
+    async def _hold_replaced(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        replaced: Sequence[ImportClash],
+        sheets: Sequence[Character],
+    ) -> None:
+        """An import that replaces a sheet ready for play moves its priced stats only through
+        the CP ledger, as an edit does (storage/rules_advancement.py's `_hold_sheet`)."""
+        by_name = {sheet.name.casefold(): sheet for sheet in sheets}
+        for clash in replaced:
+            new = by_name.get(clash.name.casefold())
+            if new is None or clash.is_npc:
+                continue
+            access = await self._access(tx, guild_id, campaign_id, actor_id, clash.character_id)
+            await self._hold_sheet(tx, access, lambda _sheet, new=new: (new.attributes, new.skills))
+
     async def _import_plan(
         self,
         guild_id: int,
@@ -278,6 +299,7 @@ class RuleTransfer:
                             "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
                         )
             replaced = [_clash(row) for row in clashes]
+            await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
             existing = {row[0] for row in clashes}
             for npcs in (False, True):
                 new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]

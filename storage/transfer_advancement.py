@@ -55,7 +55,9 @@ ADVANCEMENT_FIELDS = (
 )
 ENTRY_FIELDS = ("character", "kind", "amount", "reason", "stat", "undoes", "at")
 STAT_FIELDS = ("kind", "name", "from", "to")
-ENTRY_KINDS = ("award", "spend", "undo")
+ENTRY_KINDS = ("award", "spend", "undo", "ready", "correct")
+"""A 'ready' entry (a character ready for play) and a 'correct' one (a GM's change of a stat,
+with its stat and reason) move no CP."""
 MAX_IMPORT_ENTRIES = 20_000
 STARTING_CP_MAX = 100_000
 _CATEGORIES = tuple(c.value for c in Category)
@@ -321,7 +323,7 @@ def _entry(
         checker.problem(f"{path}.character", N_("not a character of this file"))
     kind = data.get("kind")
     if kind not in ENTRY_KINDS:
-        checker.problem(f"{path}.kind", N_("expected award, spend or undo"))
+        checker.problem(f"{path}.kind", N_("expected award, spend, undo, ready or correct"))
     amount = data.get("amount")
     problem = int_problem(amount, -MAX_EARNED, MAX_EARNED)
     if problem:
@@ -332,6 +334,8 @@ def _entry(
         )
     elif kind == "spend" and amount > 0:
         checker.problem(f"{path}.amount", N_("a spend is 0 CP or less"))
+    elif kind in ("ready", "correct") and amount != 0:
+        checker.problem(f"{path}.amount", N_("a ready or correct entry moves no CP (0)"))
     reason = data.get("reason", "")
     if not isinstance(reason, str) or text_problem(reason, REASON_MAX, empty_ok=True):
         checker.problem(f"{path}.reason", N_("expected one line of at most 200 characters"))
@@ -339,6 +343,8 @@ def _entry(
     stat = _stat(checker, data.get("stat"), f"{path}.stat") if "stat" in data else None
     if kind == "spend" and stat is None and "stat" not in data:
         checker.problem(f"{path}.stat", N_("missing (a spend names the stat it raised)"))
+    if kind == "correct" and stat is None and "stat" not in data:
+        checker.problem(f"{path}.stat", N_("missing (a correction names the stat it changed)"))
     undoes = data.get("undoes")
     if kind == "undo":
         if (

@@ -36,7 +36,15 @@ KEYWORDS = {
     # The store raises its errors with an English template as the first argument and the
     # values as keywords (storage/errors.py); the bot translates them by that template.
     **dict.fromkeys(
-        ("StorageError", "NotFound", "NameTaken", "PermissionDenied", "InvalidValue", "Conflict"),
+        (
+            "StorageError",
+            "NotFound",
+            "NameTaken",
+            "PermissionDenied",
+            "InvalidValue",
+            "Conflict",
+            "LedgerHolds",
+        ),
         None,
     ),
 }

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from wire import names
 from wire.errors import RulesError
 from wire.i18n import N_, catalogued, lookup, tr
 from wire.limits import SKILL
@@ -202,6 +203,17 @@ def category_keys(categories: Mapping[str, Category | str]) -> dict[str, Categor
     return {name.casefold(): Category(value) for name, value in categories.items()}
 
 
+def category_for(categories: Mapping[str, Category | str], skill: str) -> Category | None:
+    """A skill's category, found as a roll finds the skill (wire/names.py): case-insensitive,
+    and one of WIRE's own names under any of its spellings ("Parieren" is priced as "Parry")."""
+    known = category_keys(categories)
+    for alias in names.aliases(skill):
+        category = known.get(alias.casefold())
+        if category is not None:
+            return category
+    return None
+
+
 def sheet_worth(
     skills: Mapping[str, int],
     attributes: Mapping[str, int],
@@ -213,10 +225,9 @@ def sheet_worth(
     """A sheet's worth: each skill priced by its category from level 0, attribute points at the
     table's price (their sum; a score below 0 gives points back, as point-buy does), and its
     species at the table's cost for it (not priced when the list lacks it)."""
-    known = category_keys(categories)
     lines = []
     for name, level in skills.items():
-        category = known.get(name.casefold())
+        category = category_for(categories, name)
         cost = level_cost(category, level) if category is not None else None
         lines.append(SkillLine(name, level, category, cost))
     points = sum(attributes.values())
@@ -238,6 +249,7 @@ __all__ = [
     "SkillLine",
     "SpeciesLine",
     "Worth",
+    "category_for",
     "category_keys",
     "category_of",
     "level_cost",

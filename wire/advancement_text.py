@@ -9,6 +9,7 @@ from typing import Any
 
 from wire.advancement import Category, SkillLine, Worth
 from wire.i18n import tr, trn
+from wire.pricing import StatMove
 
 UNPRICED_NAMED = 8
 """Unpriced skills a summary names; the itemised lines name every one."""
@@ -130,3 +131,23 @@ def worth_json(name: str, worth: Worth) -> dict[str, Any]:
         "unpriced": list(worth.unpriced),
         "complete": worth.complete,
     }
+
+
+def move_text(move: StatMove) -> str:
+    """What a change of a priced stat does to the CP: a raise's price, or how much less the
+    sheet is worth after a lowering (no CP come back by it: only an award gives CP)."""
+    if move.raised:
+        return tr(
+            "{stat} {before} → {after} ({worth} CP)",
+            stat=move.name,
+            before=move.before,
+            after=move.after,
+            worth=move.worth,
+        )
+    return tr(
+        "{stat} {before} → {after} (worth {worth} CP less; no CP come back)",
+        stat=move.name,
+        before=move.before,
+        after=move.after,
+        worth=-move.worth,
+    )

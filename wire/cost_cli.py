@@ -1,14 +1,14 @@
 """`python -m wire cost`: CP prices from a terminal, a step's or an exported sheet's.
 
-Kept apart from wire/cli.py's dice commands; it reads an export file itself (the rules core
-imports no storage), taking only what pricing needs: each sheet's name, skills and attributes,
-and the campaign's skill categories and attribute price where the file carries them.
+Kept apart from wire/cli.py's dice commands. The export file is read by the rules core's one
+reader of the format (wire/sheet_file.py, as `check --sheet` reads it, versions 1 and 2); from it
+pricing takes each sheet's name, skills and attributes, and the campaign's skill categories,
+attribute price and species where the file carries them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +16,7 @@ from wire import advancement as adv
 from wire.advancement_text import step_json, step_line, worth_json, worth_lines
 from wire.errors import RulesError
 from wire.i18n import tr
-
-MAX_SHEET_BYTES = 1024 * 1024
-"""The size limit of an import file (storage/transfer.py), for the same reason."""
+from wire.sheet_file import read_export, sheets_of_document
 
 
 def add_cost_parser(sub: Any) -> None:
@@ -57,7 +55,7 @@ def run_cost(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
         return [step_line(category, args.start, args.end, cost)], step_json(
             category, args.start, args.end, cost
         )
-    document = _read(args.sheet)
+    document = read_export(args.sheet)
     campaign = document.get("campaign") if isinstance(document.get("campaign"), dict) else {}
     categories: dict[str, Any] = dict(campaign.get("skill_categories") or {})
     for pair in args.skill_category:
@@ -76,17 +74,17 @@ def run_cost(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     costs, species = _species(campaign)
     lines: list[str] = []
     sheets = []
-    for sheet in _sheets(document):
+    for sheet in sheets_of_document(document):
         worth = adv.sheet_worth(
-            sheet["skills"],
-            sheet["attributes"],
+            sheet.skills,
+            sheet.attributes,
             known,
             attribute_price,
-            species.get(sheet["name"].casefold()),
+            species.get(sheet.name.casefold()),
             costs,
         )
-        lines += worth_lines(sheet["name"], worth)
-        sheets.append(worth_json(sheet["name"], worth))
+        lines += worth_lines(sheet.name, worth)
+        sheets.append(worth_json(sheet.name, worth))
     return lines, {"sheets": sheets}
 
 
@@ -106,48 +104,3 @@ def _species(campaign: dict[str, Any]) -> tuple[dict[str, int], dict[str, str]]:
         if isinstance(species, str) and species
     }
     return costs, named
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = path.read_bytes()[: MAX_SHEET_BYTES + 1]
-    except OSError as exc:
-        raise RulesError(
-            tr("Cannot read {path}: {reason}.", path=str(path), reason=exc.strerror)
-        ) from None
-    if len(data) > MAX_SHEET_BYTES:
-        raise RulesError(tr("{path} is over 1 MiB: not an export.", path=str(path)))
-    try:
-        document = json.loads(data)
-    except (ValueError, RecursionError):
-        raise RulesError(
-            tr("{path} is not JSON: give a file /character export made.", path=str(path))
-        ) from None
-    if not isinstance(document, dict):
-        raise RulesError(tr("{path} is not an export of this bot.", path=str(path)))
-    return document
-
-
-def _sheets(document: dict[str, Any]) -> list[dict[str, Any]]:
-    if isinstance(document.get("character"), dict):
-        raw = [document["character"]]
-    elif isinstance(document.get("characters"), list):
-        raw = document["characters"]
-    else:
-        raise RulesError(tr("The file holds no character: give a file /character export made."))
-    sheets = []
-    for item in raw:
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise RulesError(tr("A character in the file has no name."))
-        stats = {}
-        for kind in ("skills", "attributes"):
-            values = item.get(kind) or {}
-            if not isinstance(values, dict) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in values.values()
-            ):
-                raise RulesError(
-                    tr("{name}'s {kind} are not whole numbers.", name=item["name"], kind=kind)
-                )
-            stats[kind] = values
-        sheets.append({"name": item["name"], **stats})
-    return sheets

@@ -1,9 +1,12 @@
-"""A character sheet read from an exported file, for rolling from it in a terminal.
+"""The one reader of the export format for the offline CLI: a character sheet read from an
+exported file, for rolling from it (`check --sheet`) or pricing it (`cost --sheet`).
 
-The file is the one `/character export` writes (the format is described in storage/transfer.py,
-whose validator checks every field before an import is stored). This reader takes only what a
-roll reads off a sheet: the name, attributes, skills, weapons and shield, each checked against
-the same ranges (wire/limits.py), so the CLI rolls the numbers the bot rolls; the other fields
+The file is the one `/character export` or `/campaign export` writes (the format is described in
+storage/transfer.py, whose validator checks every field before an import is stored): version 1,
+or version 2, which is version 1 with character points (the campaign's prices and the ledger)
+added, as every export of a table with CP is. This reader takes only what a roll or a price reads
+off a sheet: the name, attributes, skills, weapons and shield, each checked against the same
+ranges (wire/limits.py), so the CLI rolls and prices the numbers the bot does; the other fields
 (notes, health, armour) are left alone. It needs no database and no Discord, so the rules core
 keeps its one-way imports.
 """
@@ -21,14 +24,15 @@ from wire.i18n import N_, tr
 from wire.sheet import Character, Weapon
 
 FORMAT = "wire-bot"
-VERSION = 1
+READ_VERSIONS = (1, 2)
+"""The export versions read (storage/transfer.py's READ_VERSIONS): 2 is 1 with CP added."""
 MAX_FILE_BYTES = 1024 * 1024
 """The largest file the bot imports; a sheet file is far smaller."""
 
 
-def read_sheet_file(path: str | Path, character: str | None = None) -> Character:
-    """The sheet of a character export, or of the named character of a campaign export (the
-    only one when the file holds one), or RulesError naming the problem and where it is."""
+def read_export(path: str | Path) -> dict[str, Any]:
+    """The parsed export at `path` (a character's or a campaign's, version 1 or 2), or
+    RulesError naming the problem: unreadable, too big, not JSON, not a WIRE export."""
     try:
         raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]
     except OSError as exc:
@@ -43,30 +47,47 @@ def read_sheet_file(path: str | Path, character: str | None = None) -> Character
         raise RulesError(
             tr("{file} is not JSON: export a sheet with /character export.", file=str(path))
         ) from None
-    return sheet_of_document(document, character)
-
-
-def sheet_of_document(document: Any, character: str | None = None) -> Character:
-    """The sheet a parsed export holds (see `read_sheet_file`)."""
     if (
         not isinstance(document, dict)
         or document.get("format") != FORMAT
-        or document.get("version") != VERSION
+        or document.get("version") not in READ_VERSIONS
     ):
         raise RulesError(
             tr(
-                "This is not a WIRE sheet export (format wire-bot, version 1): export one with "
-                "/character export."
+                "This is not a WIRE sheet export (format wire-bot, version 1 or 2): export one "
+                "with /character export."
             )
         )
+    return document
+
+
+def read_sheet_file(path: str | Path, character: str | None = None) -> Character:
+    """The sheet of a character export, or of the named character of a campaign export (the
+    only one when the file holds one), or RulesError naming the problem and where it is."""
+    return sheet_of_document(read_export(path), character)
+
+
+def _raw_sheets(document: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(where in the file, the raw sheet) for each sheet of a parsed export."""
     if document.get("kind") == "character":
-        return _character(document.get("character"), "character")
+        return [("character", document.get("character"))]
     sheets = document.get("characters")
     if document.get("kind") != "campaign" or not isinstance(sheets, list):
         raise RulesError(tr("This export holds no character sheet."))
+    return [(f"characters[{i}]", data) for i, data in enumerate(sheets)]
+
+
+def sheets_of_document(document: dict[str, Any]) -> list[Character]:
+    """Every sheet a parsed export holds: a character export's one, a campaign's all."""
+    return [_character(data, path) for path, data in _raw_sheets(document)]
+
+
+def sheet_of_document(document: dict[str, Any], character: str | None = None) -> Character:
+    """The sheet a parsed export holds (see `read_sheet_file`)."""
+    raw = _raw_sheets(document)
     named = [
-        (i, data)
-        for i, data in enumerate(sheets)
+        (path, data)
+        for path, data in raw
         if character is None
         or (isinstance(data, dict) and str(data.get("name", "")).casefold() == character.casefold())
     ]
@@ -76,8 +97,8 @@ def sheet_of_document(document: Any, character: str | None = None) -> Character:
         raise RulesError(
             tr("This export holds {count} characters: name one with --character.", count=len(named))
         )
-    ((index, data),) = named
-    return _character(data, f"characters[{index}]")
+    ((path, data),) = named
+    return _character(data, path)
 
 
 def _problem(path: str, problem: str, **params: object) -> RulesError:

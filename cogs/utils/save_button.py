@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import line_form
 from cogs.utils.text import inert
 from storage.errors import NotFound
 from storage.models import RollRecord
 from storage.validation import NAME_MAX
 from wire.i18n import N_, tr, trc
-from wire.textcheck import clip, normal_text, text_problem
+from wire.textcheck import normal_text, text_problem
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 SAVE_ID = re.compile(r"wire:save:(?P<roll>[0-9]{1,19})")
 FORM_ID = re.compile(r"wire:save:(?P<roll>[0-9]{1,19}):form")
 NAME_INPUT = "wire:save:name"
-MODAL_TITLE_MAX = 45
 NAMING_OPTIONS = ("label", "weapon", "attr_name", "skill_name", "defence", "target", "expression")
 """The options a saved roll's default name is made of, in this order."""
 
@@ -111,25 +111,13 @@ async def savable(
 
 def save_form(roll_id: int, name: str, character: str) -> discord.ui.Modal:
     """The form asking for the saved roll's name, `name` filled in (and not kept: see above)."""
-    form = discord.ui.Modal(
-        title=clip(tr("Save a roll of {name}", name=character), MODAL_TITLE_MAX),
-        custom_id=f"wire:save:{roll_id}:form",
+    return line_form(
+        tr("Save a roll of {name}", name=character),
+        f"wire:save:{roll_id}:form",
+        (trc("form", "Name"), trc("form description", "Roll it again with /r name:"), NAME_INPUT),
+        default=name[:NAME_MAX] or None,
+        max_length=NAME_MAX,
     )
-    form.add_item(
-        discord.ui.Label(
-            text=trc("form", "Name"),
-            description=trc("form description", "Roll it again with /r name:"),
-            component=discord.ui.TextInput(
-                custom_id=NAME_INPUT,
-                style=discord.TextStyle.short,
-                default=name[:NAME_MAX] or None,
-                min_length=1,
-                max_length=NAME_MAX,
-            ),
-        )
-    )
-    form.stop()
-    return form
 
 
 async def answer_save_form(bot: WireBot, interaction: discord.Interaction, roll_id: int) -> None:

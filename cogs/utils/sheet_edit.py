@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import MODAL_TITLE_MAX
 from cogs.utils.quick_actions import PanelButton
 from wire.i18n import tr, trc
 from wire.sheet import Character
@@ -31,7 +32,6 @@ EDIT_ID = re.compile(r"wire:sheet:(?P<campaign>[0-9]+):(?P<character>[0-9]+):edi
 FORM_ID = re.compile(r"wire:sheet:(?P<campaign>[0-9]+):(?P<character>[0-9]+):form")
 TEXT_ID = "wire:sheet:text"
 NEW_ID = "wire:sheet:new"
-MODAL_TITLE_MAX = 45
 RETRY_SECONDS = 14 * 60
 """A reply can be edited for 15 minutes; the retry button goes a little before that."""
 

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 LEDGER_COLUMNS = (
     "id, character_id, user_id, kind, amount, reason, stat_kind, stat_name, level_before, "
-    "level_after, undoes, created_at"
+    "level_after, undoes, created_at, number"
 )
 REQUEST_COLUMNS = (
     "id, campaign_id, character_id, user_id, stat_kind, stat_name, level_before, level_after, "
-    "cost, state, decided_by, created_at, expires_at, channel_id, message_id, language"
+    "cost, state, decided_by, created_at, expires_at, channel_id, message_id, language, "
+    "asked_channel_id, asked_language"
 )
+NEXT_NUMBER = (
+    "(SELECT coalesce(max(number), 0) + 1 FROM cp_ledger WHERE character_id = :character_id)"
+)
+"""A character's next entry number: its entries count 1, 2, 3 (written under the guild's write
+lock, and the unique index (character_id, number) backs it)."""
 
 STATEMENTS: dict[str, str] = {
     "cp_categories": "SELECT name, category FROM skill_categories "
@@ -74,20 +80,26 @@ SELECT coalesce(sum(CASE WHEN l.kind = 'award' OR u.kind = 'award' THEN l.amount
     "AND NOT EXISTS (SELECT 1 FROM cp_ledger AS u WHERE u.undoes = l.id) "
     "ORDER BY id DESC LIMIT 1",
     "cp_insert_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
-    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes) "
+    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes, number) "
     "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
-    f":stat_name, :level_before, :level_after, :undoes) RETURNING {LEDGER_COLUMNS}",
-    "cp_import_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
-    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes, created_at) "
-    "VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, :stat_kind, "
-    ":stat_name, :level_before, :level_after, :undoes, :created_at) "
+    f":stat_name, :level_before, :level_after, :undoes, {NEXT_NUMBER}) "
     f"RETURNING {LEDGER_COLUMNS}",
+    "cp_import_entry": "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, "
+    "amount, reason, stat_kind, stat_name, level_before, level_after, undoes, created_at, "
+    "number) VALUES (:campaign_id, :character_id, :user_id, :kind, :amount, :reason, "
+    ":stat_kind, :stat_name, :level_before, :level_after, :undoes, :created_at, "
+    f"{NEXT_NUMBER}) RETURNING {LEDGER_COLUMNS}",
+    # Ready for play: a 'ready' entry no undo has reversed.
+    "cp_is_ready": "SELECT count(*) FROM cp_ledger AS l "
+    "WHERE l.campaign_id = :campaign_id AND l.character_id = :character_id "
+    "AND l.kind = 'ready' AND NOT EXISTS (SELECT 1 FROM cp_ledger AS u WHERE u.undoes = l.id)",
     "cp_campaign_entries": f"SELECT {LEDGER_COLUMNS} FROM cp_ledger "
     "WHERE campaign_id = :campaign_id ORDER BY id",
     "cp_insert_request": "INSERT INTO cp_requests (campaign_id, character_id, user_id, "
-    "stat_kind, stat_name, level_before, level_after, cost, expires_at) VALUES (:campaign_id, "
-    ":character_id, :user_id, :stat_kind, :stat_name, :level_before, :level_after, :cost, "
-    ":expires_at) RETURNING id",
+    "stat_kind, stat_name, level_before, level_after, cost, expires_at, asked_channel_id, "
+    "asked_language) VALUES (:campaign_id, :character_id, :user_id, :stat_kind, :stat_name, "
+    ":level_before, :level_after, :cost, :expires_at, :asked_channel_id, :asked_language) "
+    "RETURNING id",
     "cp_request": f"SELECT {REQUEST_COLUMNS} FROM cp_requests "
     "WHERE id = :request_id AND campaign_id IN "
     "(SELECT id FROM campaigns WHERE guild_id = :guild_id)",

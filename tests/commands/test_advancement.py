@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.advancement import REASON_INPUT
 from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_sheets import modal_text
@@ -103,7 +104,8 @@ async def test_approval_buttons_survive_a_restart(world):
     approved = await world.alice.click(request, label="Approve")
     assert approved.response.content.startswith(f"Approved by <@{world.alice.id}>:")
     assert "**Ash** Parry 3 → 4 for 20 CP" in approved.response.content
-    no = await world.alice.click(refusal, label="Refuse")
+    form = await world.alice.click(refusal, label="Refuse")
+    no = await world.alice.submit_modal(form, {REASON_INPUT: ""})
     assert "nothing was spent" in no.response.content
     ledger = embed_of(await world.bob.slash(ch, "cp show"))["description"]
     assert ledger.splitlines()[0] == "CP earned 40, spent 20, unspent 20"
@@ -326,10 +328,11 @@ async def test_help_names_every_cp_command_in_the_readers_words(world, client_la
     expected = {
         "en-US": ["/cp categories", "/cp settings", "/cp species", "/cp award", "/cp undo",
                   "/cp show", "/character improve", "/character species", "/character cost",
-                  "Parry 3 (combat)", "7 days"],
+                  "Parry 3 (combat)", "7 days", "/cp ready", "/cp correct"],
         "de": ["/cp kategorien", "/cp einstellungen", "/cp spezies", "/cp vergeben",
                "/cp rückgängig", "/cp zeigen", "/charakter steigern", "/charakter spezies",
-               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen"],
+               "/charakter kosten", "Parieren 3 (Kampf)", "7 Tagen", "/cp bereit",
+               "/cp berichtigen"],
     }  # fmt: skip
     for locale, names in expected.items():
         client_languages.set(world.bob, locale)
@@ -356,7 +359,8 @@ async def test_the_gms_request_speaks_the_tables_language_not_the_players(world,
         "Refuse",
     ]
     client_languages.set(world.alice, "de")  # a German GM's press keeps the table's English
-    refused = await world.alice.click(request, label="Refuse")
+    form = await world.alice.click(request, label="Refuse")
+    refused = await world.alice.submit_modal(form, {REASON_INPUT: ""})
     assert refused.response.content.startswith(f"Refused by <@{world.alice.id}>: Parry 3 → 4")
 
     client_languages.server = "de"  # a German server; the players' clients English

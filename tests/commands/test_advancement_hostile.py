@@ -3,6 +3,7 @@ user text shows inert, another's character is out of reach, whatever is pressed 
 
 from __future__ import annotations
 
+from cogs.advancement import REASON_INPUT
 from tests.commands.conftest import embed_of
 from tests.commands.test_advancement import setup_table
 from tests.commands.test_npc_privacy import values
@@ -143,6 +144,7 @@ async def test_a_player_cannot_flood_the_gms_with_requests(world, client_languag
     client_languages.set(world.bob, "en-US")
     # A GM's decision frees the place.
     request = next(m for m in posts() if "Elvish 0 → 1" in m.content)
-    await world.alice.click(request, label="Refuse")
+    form = await world.alice.click(request, label="Refuse")
+    await world.alice.submit_modal(form, {REASON_INPUT: ""})
     asked = await world.bob.slash(ch, "character improve", skill="Elvish")
     assert "costs **2 CP**" in asked.response.content, asked.response.content

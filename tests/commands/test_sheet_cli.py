@@ -76,3 +76,24 @@ async def test_a_check_off_the_exported_sheet_is_the_bots_check(
     verdict = "Success" if cli["success"] else "Failure"
     unit = "DoS" if cli["success"] else "DoF"
     assert headline == f"**{verdict}: {cli['degrees']} {unit}**"
+
+
+async def test_a_cp_tables_export_version_2_is_read_by_check_and_cost(world, tmp_path, capsys):
+    """Issue #31: every export of a campaign with CP is version 2, and `check --sheet` refused
+    it (version 1 only) while `cost --sheet` read the same file. One reader for both."""
+    await world.alice.slash(world.channel, "cp categories", skills="Long swords: combat")
+    path = await exported(world, tmp_path)
+    assert json.loads(path.read_text())["version"] == 2
+    cli = cli_json(
+        capsys,
+        *("check", "--sheet", str(path), "--attr", "Strength", "--skill", "Long swords"),
+        *("--vs", "13", "--roll", "10"),
+    )
+    assert cli["total"] == 18
+    worth = cli_json(capsys, "cost", "--sheet", str(path))
+    assert worth["sheets"][0]["skills"][0] == {
+        "name": "Long swords",
+        "level": 5,
+        "category": "combat",
+        "cost": 75,
+    }

@@ -6,6 +6,11 @@ on (the request goes to the campaign's GM channel) and the GM approves it, Cara 
 than she has and is refused, the GM undoes Aria's spend, a ledger of twelve entries pages
 (read in English and German), and a campaign export imported into another campaign keeps the
 prices, the ledger and the sheets. Bounded: some fifty interactions.
+
+Two evenings follow: categories, species, an expiry and a forgotten GM; and one where the ledger
+holds the sheets (issue #31): a ready character's walk-arounds (/character set, the Edit form,
+an import) each turned into a request or refused with the command, the GM's correction an entry
+with its reason, and the asking player told the GMs' answer in English and German.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from .conftest import LaunchBot
 from .standin import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
+    DEFAULT_CHANNEL_ID,
     DEFAULT_GM_CHANNEL_ID,
     DEFAULT_USER_ID,
     MANAGER_PERMISSIONS,
@@ -34,6 +41,7 @@ from .test_import_stall import OPTION_ATTACHMENT, serve_files
 from .test_wirebot import assert_healthy, field, start_wire, stop_wire
 
 OPTION_CHANNEL = 7
+OPTION_BOOLEAN = 5
 
 pytestmark = pytest.mark.e2e
 
@@ -68,6 +76,77 @@ class Table:
     async def press(self, custom_id: str, message_id: int, *, by: int = GM):
         payload = self.standin.component_interaction(custom_id, message_id, **self._extra(by))
         return await self.standin.send_interaction(payload, timeout=WAIT)
+
+    async def import_file(
+        self, name: str, data: bytes, *, by: int = GM, replace: bool = False, **kw
+    ) -> str:
+        """/character import of a file (served as Discord's CDN would): the import's answer."""
+        cdn, base = await serve_files({name: data})
+        try:
+            attachment = str(self.standin.snowflake())
+            url = f"{base}/{name}"
+            options: list[dict[str, Any]] = [
+                {"name": "file", "type": OPTION_ATTACHMENT, "value": attachment}
+            ]
+            if replace:
+                options.append({"name": "replace", "type": OPTION_BOOLEAN, "value": True})
+            cb, payload = await self.send(
+                "character",
+                options,
+                by=by,
+                sub="import",
+                resolved={
+                    "attachments": {
+                        attachment: {
+                            "id": attachment,
+                            "filename": name,
+                            "size": len(data),
+                            "url": url,
+                            "proxy_url": url,
+                            "content_type": "application/json",
+                        }
+                    }
+                },
+                **kw,
+            )
+            if cb.type != CALLBACK_DEFERRED_CHANNEL_MESSAGE:
+                return cb.content or ""
+            answer = await self.standin.wait_for(
+                lambda: next(
+                    (e for e in self.standin.message_events if e.token == payload["token"]), None
+                ),
+                WAIT,
+                "the import's answer",
+            )
+            return answer.content or ""
+        finally:
+            await cdn.cleanup()
+
+    async def posted(self, after: int, text: str, what: str) -> Any:
+        """The first message the bot posted, after the first `after` events, holding `text`."""
+        return await self.standin.wait_for(
+            lambda: next(
+                (e for e in self.standin.message_events[after:] if text in (e.content or "")),
+                None,
+            ),
+            WAIT,
+            what,
+        )
+
+    async def decided(self, after: int, asked: str, choice: str, told: str, why: str = "") -> Any:
+        """The GM presses `choice` on the request holding `asked` (Refuse: and answers its form
+        with `why`): what its player is told."""
+        request = await self.posted(after, asked, "the request for the GMs")
+        events = len(self.standin.message_events)
+        pressed = await self.press(button(request.body["components"], choice), request.message_id)
+        if choice == "Refuse":
+            assert pressed.type == CALLBACK_MODAL, pressed.data
+            submit = self.standin.modal_submit_interaction(
+                pressed.data["custom_id"], {"wire:cp:reason": why}, channel_id=request.channel_id,
+                **self._extra(GM),
+            )  # fmt: skip
+            self.write("the GM's reason", await self.standin.send_interaction(submit, timeout=WAIT))
+        return await self.posted(events, told, "the player's answer")
 
     async def improve(self, by: int, options: dict[str, Any], label: str):
         """/character improve, then the Spend button: (the price shown, the answer)."""
@@ -200,37 +279,10 @@ async def test_a_session_of_character_points(
     # 3 awards, 2 spends, an undo, 9 bonuses
     assert document["version"] == 2 and len(document["ledger"]) == 15
     await t.command("campaign", {"name": "Copy"}, sub="create", channel_id=DEFAULT_GM_CHANNEL_ID)
-    cdn, base = await serve_files({"campaign.json": export.files[0].data})
-    try:
-        attachment = str(standin.snowflake())
-        url = f"{base}/campaign.json"
-        cb, payload = await t.send(
-            "character",
-            [{"name": "file", "type": OPTION_ATTACHMENT, "value": attachment}],
-            sub="import",
-            channel_id=DEFAULT_GM_CHANNEL_ID,
-            resolved={
-                "attachments": {
-                    attachment: {
-                        "id": attachment,
-                        "filename": "campaign.json",
-                        "size": len(export.files[0].data),
-                        "url": url,
-                        "proxy_url": url,
-                        "content_type": "application/json",
-                    }
-                }
-            },
-        )
-        assert cb.type == CALLBACK_DEFERRED_CHANNEL_MESSAGE
-        imported = await standin.wait_for(
-            lambda: next((e for e in standin.message_events if e.token == payload["token"]), None),
-            WAIT,
-            "the import's answer",
-        )
-        assert "Imported 3 characters" in (imported.content or ""), imported.content
-    finally:
-        await cdn.cleanup()
+    imported = await t.import_file(
+        "campaign.json", export.files[0].data, channel_id=DEFAULT_GM_CHANNEL_ID
+    )
+    assert "Imported 3 characters" in imported, imported
     there = await t.command(
         "cp", {"character": "Jorun"}, sub="show", channel_id=DEFAULT_GM_CHANNEL_ID
     )
@@ -272,10 +324,13 @@ class Evening(Table):
         return {**super()._extra(by), "locale": self.locales[by]}
 
     def write(self, label: str, cb: Any) -> Any:
+        self.write_text(label, reply_text(cb))
+        return cb
+
+    def write_text(self, label: str, text: str) -> None:
         with self.dump.open("a", encoding="utf-8") as out:
             out.write(f"---- {label}\n")
-            out.write(reply_text(cb) + "\n")
-        return cb
+            out.write(text + "\n")
 
     async def send(self, name, options=None, *, by=GM, sub=None, **kw):
         cb, payload = await super().send(name, options, by=by, sub=sub, **kw)
@@ -286,6 +341,15 @@ class Evening(Table):
     async def press(self, custom_id: str, message_id: int, *, by: int = GM):
         cb = await super().press(custom_id, message_id, by=by)
         return self.write(f"{self.locales[by]} {by} press {custom_id}", cb)
+
+
+async def open_evening(standin: Fakecord, launch_bot: LaunchBot, db: Path) -> tuple[Any, Evening]:
+    """The bot started on `db`, and the table whose replies go to WIRE_E2E_REPLIES (or beside
+    the database)."""
+    bot = await start_wire(standin, launch_bot, db)
+    dump = Path(os.environ.get("WIRE_E2E_REPLIES", db.parent / "replies.txt"))
+    dump.write_text("", encoding="utf-8")
+    return bot, Evening(standin, dump)
 
 
 def expire_requests(db: Path) -> None:
@@ -301,10 +365,7 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
     must agree), species costs in the worth and the cost, a request that expires and its
     buttons pressed after, and a GM who forgets themselves; in English and German."""
     db = tmp_path / "wire.db"
-    bot = await start_wire(standin, launch_bot, db)
-    dump = Path(os.environ.get("WIRE_E2E_REPLIES", tmp_path / "replies.txt"))
-    dump.write_text("", encoding="utf-8")
-    t = Evening(standin, dump)
+    bot, t = await open_evening(standin, launch_bot, db)
 
     # ---- the GM's sheet text gives the campaign its categories, in English and German -------
     await t.command(
@@ -454,6 +515,117 @@ async def test_an_evening_of_categories_species_expiry_and_forgetting(
     assert "Session 2 · von einem vergessenen Nutzer" in theirs.embeds[0]["description"]
     npc = await t.command("cp", {"character": "Warden"}, by=CARA, sub="show")
     assert npc.ephemeral and "Warden" not in (npc.embeds or [{}])[0].get("title", ""), npc.data
+
+    assert_healthy(standin, bot)
+    await stop_wire(bot)
+
+
+async def test_an_evening_where_the_ledger_holds_the_sheets(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    """Issue #31 at the table: with a budget and approval, a ready character's priced stats
+    move only through the ledger (a player's /character set becomes a request, the Edit form
+    and an import are refused with the command, the GM's correction is an entry with its
+    reason), and the player who asked hears the GMs' answer, in English and German."""
+    db = tmp_path / "wire.db"
+    bot, t = await open_evening(standin, launch_bot, db)
+
+    await t.command(
+        "cp", {"skills": "Parry: combat, Long swords: combat, Blocken: Kampf"}, sub="categories"
+    )
+    await t.command("cp", {"starting_budget": 200, "approval": True}, sub="settings")
+    await t.command(
+        "character", {"name": "Jaime", "sheet": "Strength 3; Parry 3, Long swords 5"}, by=ARIA,
+        sub="create",
+    )  # fmt: skip
+    await t.command(
+        "character", {"name": "Jorun", "sheet": "Stärke 2; Blocken 2"}, by=BRAM, sub="create"
+    )
+
+    # ---- ready for play: the player's own word, within the budget ---------------------------
+    ready = await t.command("cp", by=ARIA, sub="ready")
+    assert ready.content.startswith("**Jaime** is ready for play (entry #1)"), ready.content
+    bereit = await t.command("cp", by=BRAM, sub="ready")
+    assert bereit.content.startswith("**Jorun** ist spielbereit (Eintrag #1)"), bereit.content
+    await t.command("cp", {"amount": 250, "reason": "Session 1", "everyone": "active"}, sub="award")
+
+    # ---- a player's /character set of a priced stat is an improvement, asked of the GMs ------
+    events = len(standin.message_events)
+    asked = await t.command("character", {"skill": "Long swords", "value": 10}, by=ARIA, sub="set")
+    assert asked.ephemeral and asked.content == (
+        "**Jaime**: Long swords 5 → 10 costs **200 CP** (250 CP to spend). "
+        "A GM approves it before it counts."
+    ), asked.content
+    done = await t.press(button(asked.components, "Spend 200 CP"), asked.message_id, by=ARIA)
+    assert "waits for a GM" in done.content, done.content
+    told = await t.decided(events, "asks to raise", "Approve", "approved it")
+    t.write("told Aria", told)
+    assert told.content == (
+        f"<@{ARIA}> The GMs approved it: **Jaime**'s Long swords is 10 now (from 5) for 200 CP; "
+        "50 CP left to spend."
+    ), told.content
+    assert told.body["allowed_mentions"]["users"] == [ARIA], told.body
+
+    # ---- the Edit form and an import that raise a priced stat are refused, command named ----
+    sheet = await t.command("character", by=ARIA, sub="show")
+    form = await t.press(button(sheet.components, "Edit"), sheet.message_id, by=ARIA)
+    assert form.type == 9, form.data
+    submit = standin.modal_submit_interaction(
+        form.data["custom_id"],
+        {"wire:sheet:text": "Strength 3; Parry 5, Long swords 10"},
+        user_id=ARIA,
+        channel_id=DEFAULT_CHANNEL_ID,
+    )
+    edited = t.write(
+        "Aria submits the Edit form", await standin.send_interaction(submit, timeout=WAIT)
+    )
+    assert edited.ephemeral and "Parry 3 → 5 (45 CP)" in edited.content, edited.content
+    assert "/character improve skill:Parry to:5" in edited.content, edited.content
+    document = {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "character",
+        "character": {"name": "Jaime", "attributes": {"Strength": 3},
+                      "skills": {"Parry": 9, "Long swords": 10}},
+    }  # fmt: skip
+    imported = await t.import_file(
+        "Jaime.json", json.dumps(document).encode(), by=ARIA, replace=True
+    )
+    t.write_text("Aria imports Jaime with Parry 9", imported)
+    assert "Parry 3 → 9 (195 CP)" in imported, imported
+
+    # ---- the GM's change is an entry with its reason, never an edit in place ----------------
+    refused = await t.command(
+        "character", {"name": "Jaime", "skill": "Parry", "value": 4}, sub="set"
+    )
+    assert "/cp correct character:Jaime skill:Parry value:4 reason:" in refused.content, (
+        refused.content
+    )
+    corrected = await t.command(
+        "cp",
+        {"character": "Jaime", "skill": "Parry", "value": 4, "reason": "Trained with the guard"},
+        sub="correct",
+    )
+    assert corrected.content == (
+        f"Corrected by <@{GM}> (entry #4): **Jaime** Parry 3 → 4: Trained with the guard. "
+        "Worth 20 CP, given by the GM: no CP were spent."
+    ), corrected.content
+    ledger = await t.command("cp", {"character": "Jaime"}, by=ARIA, sub="show")
+    lines = ledger.embeds[0]["description"].splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["`#4`", "`#3`", "`#2`", "`#1`"], lines
+    assert "corrected **+0 CP** Parry 3 → 4 · Trained with the guard" in lines[1], lines
+
+    # ---- Bram asks in German; the GM refuses; Bram is told in German -------------------------
+    events = len(standin.message_events)
+    asked = await t.command("character", {"skill": "Blocken", "value": 3}, by=BRAM, sub="set")
+    assert "kostet **15 CP**" in asked.content, asked.content
+    await t.press(button(asked.components, "15 CP ausgeben"), asked.message_id, by=BRAM)
+    told = await t.decided(events, "Blocken 2 → 3", "Refuse", "abgelehnt", "Erst nach dem Duell")
+    t.write("told Bram", told)
+    assert told.content == (
+        f"<@{BRAM}> Die Chronisten haben deine Anfrage Blocken 2 → 3 (15 CP) abgelehnt; nichts "
+        "wurde ausgegeben. Warum: Erst nach dem Duell"
+    ), told.content
 
     assert_healthy(standin, bot)
     await stop_wire(bot)

@@ -198,3 +198,34 @@ async def test_failed_migration_leaves_the_database_as_it_was(
         assert await postgres_schema_version(conn) == 0
     finally:
         await conn.close()
+
+
+async def test_upgrade_to_13_numbers_each_characters_entries(postgres_empty_database: str) -> None:
+    """The twin of SQLite's migration 19: existing CP entries are numbered per character, 1 up,
+    in the order they were written."""
+    assert await prepare_postgres(postgres_empty_database, target=12) == 12
+    conn = await asyncpg.connect(postgres_empty_database)
+    try:
+        await conn.execute(
+            "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
+            "VALUES (1, 1001, 'Saga', 'saga', 1)"
+        )
+        for character, name in ((1, "Ash"), (2, "Bo")):
+            await conn.execute(
+                "INSERT INTO characters (id, campaign_id, name, name_key, owner_id) "
+                "VALUES ($1, 1, $2, $3, 600)",
+                character,
+                name,
+                name.lower(),
+            )
+        for character in (1, 2, 1, 2, 2):
+            await conn.execute(
+                "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, amount) "
+                "VALUES (1, $1, 500, 'award', 5)",
+                character,
+            )
+        assert await prepare_postgres(conn) == latest_postgres_version()
+        rows = await conn.fetch("SELECT id, character_id, number FROM cp_ledger ORDER BY id")
+        assert [tuple(r) for r in rows] == [(1, 1, 1), (2, 2, 1), (3, 1, 2), (4, 2, 2), (5, 2, 3)]
+    finally:
+        await conn.close()

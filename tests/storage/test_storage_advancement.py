@@ -10,6 +10,7 @@ from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
 from storage.models_advancement import MAX_AWARD
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
 from wire.advancement import Category
+from wire.errors import RulesError
 
 
 @pytest.fixture
@@ -72,9 +73,9 @@ async def test_award_spend_and_ledger_agree(store, table) -> None:
 async def test_unpriced_and_unpriced_attributes_are_refused_by_name(store, table) -> None:
     campaign, ash = table
     await store.award_cp(GUILD, campaign.id, GM, [ash.id], 100)
-    with pytest.raises(InvalidValue, match="Juggling has no category"):
+    with pytest.raises(RulesError, match="Juggling has no category"):
         await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Juggling")
-    with pytest.raises(InvalidValue, match="not priced attribute points"):
+    with pytest.raises(RulesError, match="not priced attribute points"):
         await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
     await store.set_advancement(GUILD, campaign.id, GM, attribute_price=10)
     done = await store.improve(GUILD, campaign.id, PLAYER, "Ash", "Strength", kind="attribute")
@@ -407,3 +408,60 @@ async def test_the_sweep_finds_expired_requests_with_a_message_of_its_shards_onc
     assert (unposted.state, unposted.message_id) == ("waiting", None)
     closed, _ = await store.decide_cp_request(guild, unposted.id, GM, True)
     assert closed.state == "expired"
+
+
+async def test_a_ready_sheet_moves_its_priced_stats_only_through_the_ledger(
+    store, table, make_character
+) -> None:
+    """Issue #31: with CP on (a budget), a ready character's priced stats refuse every way
+    around the ledger (set, adjust, remove, replace); unpriced ones and NPCs stay free, and a
+    GM's correction is an entry with its reason."""
+    from storage.errors import LedgerHolds
+
+    campaign, ash = table
+    await store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", 5)  # building
+    await store.set_advancement(GUILD, campaign.id, GM, starting_cp=50)
+    with pytest.raises(InvalidValue, match="worth 75 CP, 25 CP over"):
+        await store.ready_for_play(GUILD, campaign.id, PLAYER, "Ash")
+    ready = await store.ready_for_play(GUILD, campaign.id, GM, "Ash")
+    assert (ready[2].kind, ready[2].number) == ("ready", 1)
+    attempts = [
+        store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "parry", 6),
+        store.adjust_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", -1),
+        store.remove_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry"),
+        store.replace_stats(GUILD, campaign.id, GM, ash.id, {"Strength": 3}, {"Elvish": 2}),
+    ]
+    for attempt in attempts:
+        with pytest.raises(LedgerHolds) as held:
+            await attempt
+        assert held.value.moves, held.value
+    await store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Juggling", 4)  # unpriced
+    await make_character(campaign, "Goblin", npc=True, owner_id=GM, skills={"Parry": 1})
+    await store.set_stat(GUILD, campaign.id, GM, "Goblin", "skill", "Parry", 8)  # an NPC
+    sheet, entry, move = await store.correct_stat(
+        GUILD, campaign.id, GM, "Ash", "skill", "parry", 3, "Lost a finger"
+    )
+    assert sheet.skills["Parry"] == 3 and (entry.kind, entry.number) == ("correct", 2)
+    assert (entry.level_before, entry.level_after, entry.reason) == (5, 3, "Lost a finger")
+    assert move is not None and move.worth == -45
+    with pytest.raises(PermissionDenied):
+        await store.correct_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", 9, "x")
+    with pytest.raises(InvalidValue, match="Say why"):
+        await store.correct_stat(GUILD, campaign.id, GM, "Ash", "skill", "Parry", 9, "")
+    # Exported and imported elsewhere, the ready mark and the correction travel in the ledger.
+    document = await store.export_campaign(GUILD, campaign.id)
+    assert [e["kind"] for e in document["ledger"]] == ["ready", "correct"]
+    undone = await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")
+    assert undone[1].skills["Parry"] == 5
+    await store.undo_last_cp(GUILD, campaign.id, GM, "Ash")  # not ready: free to build again
+    await store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", 6)
+
+
+async def test_ledger_entries_are_numbered_per_character(store, table, make_character) -> None:
+    campaign, ash = table
+    bo = await make_character(campaign, "Bo", skills={"Parry": 1})
+    await store.award_cp(GUILD, campaign.id, GM, [ash.id, bo.id], 10)
+    await store.award_cp(GUILD, campaign.id, GM, [bo.id, ash.id], 5)
+    for name in ("Ash", "Bo"):
+        ledger = await store.cp_ledger(GUILD, campaign.id, GM, name)
+        assert [e.number for e in ledger.entries] == [2, 1], name

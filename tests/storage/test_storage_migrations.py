@@ -286,3 +286,43 @@ async def test_upgrade_to_15_gives_waiting_requests_a_week_and_keeps_their_ids(
         assert fresh.request_id == 3  # above 2, the deleted character's request
     finally:
         await store.close()
+
+
+async def test_upgrade_to_19_numbers_each_characters_entries_and_keeps_the_ids(
+    tmp_path: Path,
+) -> None:
+    """Entries written before the per-character numbers are numbered in the order they were
+    written, each character from 1; a new entry follows on, and an id is never handed out
+    twice (an entry gone with its character included)."""
+    path = tmp_path / "old.db"
+    prepare_database(path, target=16)
+    conn = schema.connect(path)
+    conn.execute("BEGIN")
+    _seed(conn, 13)
+    for character, name in ((2, "Bo"), (3, "Cy")):
+        conn.execute(
+            "INSERT INTO characters (id, campaign_id, name, name_key, owner_id) "
+            "VALUES (?, 1, ?, ?, 601)",
+            (character, name, name.lower()),
+        )
+    for character in (1, 2, 1, 3, 2):
+        conn.execute(
+            "INSERT INTO cp_ledger (campaign_id, character_id, user_id, kind, amount) "
+            "VALUES (1, ?, 500, 'award', 5)",
+            (character,),
+        )
+    conn.execute("DELETE FROM characters WHERE id = 3")  # its entry 4 goes with it
+    conn.execute("COMMIT")
+    conn.close()
+
+    store = await SqliteStore.open(path)
+    try:
+        ledger = await store.cp_ledger(GUILD, 1, 500, 2)
+        assert [(e.id, e.number) for e in ledger.entries] == [(5, 2), (2, 1)]
+        await store.award_cp(GUILD, 1, 500, [1], 5)
+        ledger = await store.cp_ledger(GUILD, 1, 500, 1)
+        assert [(e.id, e.number) for e in ledger.entries] == [(6, 3), (3, 2), (1, 1)]
+        ready = await store.ready_for_play(GUILD, 1, 500, 2)
+        assert (ready[2].kind, ready[2].number) == ("ready", 3)
+    finally:
+        await store.close()
