@@ -50,6 +50,12 @@ TABLES = (
     "cp_requests",
     "cp_species",
     "character_species",
+    "gear_items",
+    "purses",
+    "purse_ledger",
+    "counters",
+    "gear_settings",
+    "gifts",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

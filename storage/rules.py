@@ -48,9 +48,12 @@ from storage.rules_common import (
     log,
     name_key,
 )
+from storage.rules_counters import RuleCounters
 from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
+from storage.rules_gear import RuleGear
 from storage.rules_incharacter import RuleInCharacter
+from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_transfer import RuleTransfer
@@ -62,6 +65,9 @@ from wire.sheet import Character
 class RuleStore(
     RuleAdvancement,
     RuleFights,
+    RuleGear,
+    RulePurse,
+    RuleCounters,
     RuleInCharacter,
     RuleSaved,
     RuleCharacters,
