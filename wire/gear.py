@@ -238,7 +238,7 @@ class Currency:
             return self.coins[0]
         return ", ".join(
             f"{rate} {low} = 1 {high}"
-            for rate, low, high in zip(self.rates, self.names, self.names[1:], strict=True)
+            for rate, low, high in zip(self.rates, self.names[:-1], self.names[1:], strict=True)
         )
 
 

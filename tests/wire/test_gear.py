@@ -149,3 +149,8 @@ def test_a_counter_is_spent_to_zero_and_no_further() -> None:
     assert arrows.spent() == 0
     with pytest.raises(RulesError, match="Arrows is at 0"):
         Counter("Arrows", 0, 20).spent()
+
+
+def test_a_currency_describes_its_rates() -> None:
+    assert GOLD.describe() == "10 copper = 1 silver, 10 silver = 1 gold"
+    assert Currency().describe() == "coin"
