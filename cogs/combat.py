@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs.counters import spend_ammunition, tell_ammunition
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import is_replay
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
@@ -196,6 +197,31 @@ def defence_view(pending_id: int, target: Character) -> discord.ui.View:
     return view
 
 
+def target_checks(
+    roller: Roller, defender: Character, chosen: Defence | None, private: bool
+) -> None:
+    """Before anything is spent or rolled: a GM alone picks an NPC's defence; a player
+    character's player picks theirs, in public."""
+    if defender.is_npc:
+        if chosen is not None and not roller.campaign.is_gm(roller.user_id):
+            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
+        return
+    if chosen is not None:
+        raise UserError(
+            tr(
+                "{name}'s player chooses the defence with the buttons.",
+                name=inert(defender.name),
+            )
+        )
+    if private:
+        raise UserError(
+            tr(
+                "An attack on a player character is public, so its player can defend. "
+                "Leave private off."
+            )
+        )
+
+
 class Combat(commands.Cog):
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -262,8 +288,10 @@ class Combat(commands.Cog):
         if target is None:
             if chosen is not None:
                 raise UserError(tr("A defence goes with a target character, not with vs."))
+            shot = await spend_ammunition(self.bot, roller, line.weapon)
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(interaction, roller, result, weapon_name, None, private)
+            await tell_ammunition(interaction, shot)
             return
         defender, blow = await self._defender(roller, target, kind)
         if blow is not None and is_replay(interaction):
@@ -273,6 +301,8 @@ class Combat(commands.Cog):
                     "twice. Attack with /attack when it is your turn."
                 )
             )
+        target_checks(roller, defender, chosen, private)
+        shot = await spend_ammunition(self.bot, roller, line.weapon)
         if defender.is_npc:
             await self._attack_npc(
                 interaction,
@@ -287,23 +317,10 @@ class Combat(commands.Cog):
                 blow,
             )
         else:
-            if chosen is not None:
-                raise UserError(
-                    tr(
-                        "{name}'s player chooses the defence with the buttons.",
-                        name=inert(defender.name),
-                    )
-                )
-            if private:
-                raise UserError(
-                    tr(
-                        "An attack on a player character is public, so its player can defend. "
-                        "Leave private off."
-                    )
-                )
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
+        await tell_ammunition(interaction, shot)
 
     @app_commands.command(
         name="defend", description="Defend against an attack: how much of its damage gets through"
@@ -457,8 +474,6 @@ class Combat(commands.Cog):
         private: bool,
         blow: Blow | None = None,
     ) -> None:
-        if chosen is not None and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
         used = chosen or best_defence(defender)
         defence_mods = defence_modifiers(defender, used)
         take10 = roller.campaign.npc_take10

@@ -18,13 +18,14 @@ from cogs.gear import target_of
 from cogs.utils import autocomplete as ac
 from cogs.utils.errors import UserError
 from cogs.utils.options import Name
-from cogs.utils.rolling import load_roller
+from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
 from wire.gear import MAX_COUNTER, Counter, Reset
 from wire.i18n import tr
 
 if TYPE_CHECKING:
     from bot import WireBot
+    from wire.sheet import Weapon
 
 Count = app_commands.Range[int, 0, MAX_COUNTER]
 RESET_CHOICES = [
@@ -32,6 +33,29 @@ RESET_CHOICES = [
     app_commands.Choice(name="at a fight's end", value=Reset.FIGHT.value),
     app_commands.Choice(name="at a session's end", value=Reset.SESSION.value),
 ]
+
+
+async def spend_ammunition(
+    bot: WireBot, roller: Roller, weapon: Weapon | None
+) -> tuple[Counter, Counter] | None:
+    """The one hook of the attack paths: an attack with a weapon that has an ammunition
+    counter spends one, refused at 0 saying so before anything is rolled. A defence never
+    calls it."""
+    if weapon is None or roller.character is None:
+        return None
+    return await bot.store.spend_ammunition(
+        roller.guild_id, roller.campaign.id, roller.character.id, weapon.name
+    )
+
+
+async def tell_ammunition(
+    interaction: discord.Interaction, shot: tuple[Counter, Counter] | None
+) -> None:
+    """What is left of the ammunition, to the attacker alone, after the attack's reply."""
+    if shot is not None:
+        await interaction.followup.send(
+            tr("{counter} left.", counter=inert(shot[1].line())), ephemeral=True
+        )
 
 
 def counter_text(sheet_name: str, counter: Counter) -> str:

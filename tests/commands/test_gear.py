@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.commands.at_once import without_waiting
 from tests.commands.conftest import embed_of, field
+from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 
 
 async def setup_table(world) -> None:
@@ -225,3 +226,36 @@ async def test_german_replies(world, client_languages):
     assert field(embed, "Geldbeutel") == "1 Taler 2 Groschen"
     other = await world.bob.slash(ch, "gear list", character="Goblin")
     assert "Nur ein Chronist" in other.response.content
+
+
+async def test_arrows_run_out_an_attack_is_refused_at_zero_and_a_defence_never_spends(world):
+    await make_jaime(world)
+    await make_goblin(world)
+    await make_ser_carol(world)
+    ch = world.channel
+    await world.bob.slash(
+        ch, "counter add", name="Arrows", maximum=20, value=1, weapon="Long sword"
+    )
+    world.dice.push(15)
+    shot = await world.bob.slash(ch, "attack", weapon="Long sword", target="Goblin")
+    assert "Hit: 5 DoS" in embed_of(shot)["description"]
+    assert [(f.content, f.ephemeral) for f in shot.followups] == [("Arrows 0/20 left.", True)]
+    world.dice.push(15)
+    empty = await world.bob.slash(ch, "attack", weapon="Long sword", target="Goblin")
+    assert empty.response.ephemeral
+    assert empty.response.content == (
+        "Long sword has no Arrows left (0/20): nothing was rolled. Refill it (/counter set) "
+        "or attack with another weapon."
+    )
+    # A refused attack (a player picking an NPC's defence) spends nothing either.
+    await world.bob.slash(ch, "counter set", name="Arrows", value=1)
+    refused = await world.bob.slash(
+        ch, "attack", weapon="Long sword", target="Goblin", defence="parry"
+    )
+    assert "Only a GM chooses" in refused.response.content
+    # Ser Carol defends: no counter of hers, and Jaime's arrows stay as they are.
+    world.dice.push(15, 10)
+    waiting = await world.bob.slash(ch, "attack", weapon="Long sword", target="Ser Carol")
+    await world.carol.click(waiting.response, label="Parry")
+    listed = await world.bob.slash(ch, "gear list")
+    assert field(embed_of(listed), "Counters") == "Arrows 0/20 (on a GM's word)"
