@@ -13,6 +13,7 @@ land at once. The numbers (load, coins) are the rules core's (wire/gear.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from storage import gear_checks as check
@@ -21,10 +22,12 @@ from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
 from storage.models_gear import MAX_WAITING_GIFTS, NOTE_MAX, Gear, GearSettings, Gift, GiveOutcome
 from storage.rows import json_text
 from storage.rules_common import name_key
+from storage.transfer_gear import currency_data, gear_data
 from storage.validation import clean_name
 from wire.errors import RulesError
 from wire.gear import MAX_ITEMS, MAX_QUANTITY, Counter, Currency, Item, Load, load_of
 from wire.i18n import N_
+from wire.sheet import Character
 
 KEEP: Any = object()
 """A setting left as it is."""
@@ -43,6 +46,7 @@ class RuleGear:
     _purse: Any
     _counters: Any
     _move_purse: Any
+    _campaign_purses: Any
 
     # ---- who may -------------------------------------------------------------------------
     async def _gear_access(
@@ -444,9 +448,117 @@ class RuleGear:
             return "failed"
         return "accepted"
 
-    # ---- export --------------------------------------------------------------------------
-    async def _campaign_items(self, tx: Transaction, campaign_id: int) -> dict[int, list[Item]]:
-        items: dict[int, list[Item]] = {}
-        for row in await tx.fetch("gear_items_of_campaign", {"campaign_id": campaign_id}):
-            items.setdefault(int(row[0]), []).append(check.item_of(row[1:]))
-        return items
+    # ---- export and import ---------------------------------------------------------------
+    async def gear_for_export(
+        self, guild_id: int, campaign_id: int
+    ) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+        """Each character's "gear" by its id, and the campaign's "currency" (both {} where
+        there is none), as storage/transfer_gear.py writes them."""
+        where = {"campaign_id": campaign_id}
+        async with self._read() as tx:
+            await self._campaign_by_id(tx, guild_id, campaign_id)
+            items: dict[int, list[Item]] = {}
+            for row in await tx.fetch("gear_items_of_campaign", where):
+                items.setdefault(int(row[0]), []).append(check.item_of(row[1:]))
+            counters: dict[int, list[tuple[Counter, str | None]]] = {}
+            for row in await tx.fetch("counters_of_campaign", where):
+                counters.setdefault(int(row[0]), []).append((check.counter_of(row[1:]), row[6]))
+            purses = await self._campaign_purses(tx, campaign_id)
+            settings = await self._gear_settings(tx, campaign_id)
+        ids = set(items) | set(counters) | set(purses)
+        gear = {
+            cid: gear_data(items.get(cid, ()), counters.get(cid, ()), purses.get(cid))
+            for cid in ids
+        }
+        return gear, currency_data(settings)
+
+    async def _import_gear(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        plan: Any,
+        sheets: Sequence[Character],
+        stored: Sequence[Sequence[int]],
+    ) -> None:
+        """An import's gear, in its transaction: a GM's campaign file sets the currency; each
+        sheet whose entry has gear gets the file's items and counters in place of its own, and
+        the file's purse, but never over a purse the bot changed since the export (refused,
+        saying so: nothing of the import is written)."""
+        if plan.currency is not None and campaign.is_gm(actor_id):
+            await self._write_gear_settings(tx, campaign.id, plan.currency)
+        changed: list[str] = []
+        for sheet, (character_id, _owner) in zip(sheets, stored, strict=True):
+            gear = plan.gear_of(sheet.name)
+            if gear is None:
+                continue
+            where = {"character_id": character_id}
+            if gear.items is not None:
+                await tx.execute("gear_delete_items_of", where)
+                for item in gear.items:
+                    await tx.execute("gear_insert_item", {**where, **_item_row(item)})
+            if gear.counters is not None:
+                await tx.execute("counters_delete_of", where)
+                for counter, weapon in gear.counters:
+                    await tx.execute("counter_insert", {**where, **_counter_row(counter, weapon)})
+            if gear.purse is not None:
+                now = await self._purse(tx, campaign.id, character_id)
+                if now.revision > gear.purse.revision:
+                    changed.append(sheet.name)
+                    continue
+                await self._import_purse(tx, campaign.id, actor_id, character_id, now, gear.purse)
+        if changed:
+            raise Conflict(
+                "The bot changed the purse of {names} after this file was exported: the import "
+                'would undo that, so nothing was imported. Export again, or take "purse" out '
+                "of those sheets' gear in the file to keep the bot's.",
+                names=", ".join(changed[:10]),
+            )
+
+    async def _import_purse(
+        self, tx: Transaction, campaign_id: int, actor_id: int, cid: int, now: Any, new: Any
+    ) -> None:
+        """The file's purse, its revision kept (so a later change shows), and one ledger entry
+        for the difference, so the ledger still sums to the balance."""
+        await tx.execute("purse_ensure", {"character_id": cid})
+        await tx.execute(
+            "purse_set",
+            {"character_id": cid, "balance": new.balance, "revision": new.revision},
+        )
+        if new.balance != now.balance:
+            await tx.fetch(
+                "purse_insert_entry",
+                {
+                    "campaign_id": campaign_id,
+                    "character_id": cid,
+                    "user_id": int(actor_id),
+                    "kind": "import",
+                    "amount": new.balance - now.balance,
+                    "reason": "",
+                    "transfer_id": None,
+                    "undoes": None,
+                    "press_id": None,
+                },
+            )
+
+
+def _item_row(item: Item) -> dict[str, Any]:
+    return {
+        "name": item.name,
+        "name_key": name_key(item.name),
+        "quantity": item.quantity,
+        "grams": item.grams,
+        "note": item.note,
+        "carried": int(item.carried),
+    }
+
+
+def _counter_row(counter: Counter, weapon: str | None) -> dict[str, Any]:
+    return {
+        "name": counter.name,
+        "name_key": name_key(counter.name),
+        "value": counter.value,
+        "maximum": counter.maximum,
+        "reset_on": counter.reset.value,
+        "weapon_key": weapon,
+    }

@@ -10,6 +10,7 @@ import pytest
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
 from storage.models import NewCombatant
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
+from storage.transfer import check_import
 from wire.dice import Die, DieSource
 from wire.gear import MAX_COUNTERS, MAX_ITEMS, Currency, Reset
 from wire.initiative import Initiative
@@ -240,3 +241,88 @@ async def test_the_currency_is_the_gms_and_kept(store, table) -> None:
     assert settings.currency == gold and not settings.gifts_at_once
     await store.set_gear_settings(GUILD, campaign.id, GM, currency=None)
     assert (await store.gear_settings(GUILD, campaign.id)).currency == Currency()
+
+
+async def test_exports_carry_gear_and_older_files_still_import(store, table, make_campaign) -> None:
+    campaign, _ash, _bram, _goblin = table
+    plain = await store.export_character(GUILD, campaign.id, "Bram")
+    assert plain["version"] == 1 and "gear" not in plain["character"]  # as before
+    gold = Currency(("copper", "silver", "gold"), (10, 10))
+    await store.set_gear_settings(GUILD, campaign.id, GM, currency=gold)
+    await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Rope", 2, 1500, "hemp")
+    await store.add_counter(
+        GUILD, campaign.id, PLAYER, "Ash", "Arrows", 20, 7, Reset.FIGHT, "Longbow"
+    )
+    await store.change_purse(GUILD, campaign.id, GM, "Ash", "grant", 345, "loot")
+    whole = await store.export_campaign(GUILD, campaign.id)
+    assert whole["version"] == 3
+    assert whole["campaign"]["currency"] == {
+        "coins": ["copper", "silver", "gold"],
+        "rates": [10, 10],
+        "gifts_at_once": False,
+    }
+    [ash_data] = [c for c in whole["characters"] if c["name"] == "Ash"]
+    assert ash_data["gear"] == {
+        "items": [{"name": "Rope", "quantity": 2, "grams": 1500, "note": "hemp", "carried": True}],
+        "purse": {"balance": 345, "revision": 1},
+        "counters": [
+            {"name": "Arrows", "value": 7, "maximum": 20, "reset": "fight", "weapon": "longbow"}
+        ],
+    }
+    other = await make_campaign("Elsewhere")
+    await store.import_data(GUILD, other.id, GM, whole)
+    copy = await store.gear(GUILD, other.id, GM, "Ash")
+    assert [(i.name, i.quantity, i.grams, i.note) for i in copy.items] == [
+        ("Rope", 2, 1500, "hemp")
+    ]
+    assert copy.purse.balance == 345 and copy.currency == gold
+    assert [(c.name, c.value, c.maximum) for c in copy.counters] == [("Arrows", 7, 20)]
+    assert await store.ammunition(GUILD, other.id, copy.sheet.id, "Longbow") is not None
+    # A version 2 file (gear did not exist) still imports, without any.
+    older = {**whole, "version": 2, "campaign": {"name": "Old"}}
+    older["characters"] = [{k: v for k, v in c.items() if k != "gear"} for c in whole["characters"]]
+    third = await make_campaign("Third")
+    await store.import_data(GUILD, third.id, GM, older)
+    assert (await store.gear(GUILD, third.id, GM, "Ash")).items == ()
+    with pytest.raises(Exception, match="gear: unknown field"):
+        await store.import_data(GUILD, third.id, GM, {**whole, "version": 2}, replace=True)
+
+
+async def test_an_import_never_silently_overwrites_a_purse_the_bot_changed(store, table) -> None:
+    campaign, _ash, _bram, _goblin = table
+    await store.change_purse(GUILD, campaign.id, GM, "Ash", "grant", 100, "loot")
+    document = await store.export_character(GUILD, campaign.id, "Ash")
+    assert document["character"]["gear"]["purse"] == {"balance": 100, "revision": 1}
+    # Re-importing what the bot has is fine: the purse is as the file says.
+    await store.import_data(GUILD, campaign.id, PLAYER, document, replace=True)
+    await store.change_purse(GUILD, campaign.id, PLAYER, "Ash", "pay", 30, "a horse")
+    await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Horse")
+    with pytest.raises(Conflict, match="changed the purse of Ash after this file was exported"):
+        await store.import_data(GUILD, campaign.id, PLAYER, document, replace=True)
+    kept = await store.gear(GUILD, campaign.id, PLAYER, "Ash")
+    assert kept.purse.balance == 70 and [i.name for i in kept.items] == ["Horse"]  # nothing
+    without = {**document, "character": {**document["character"], "gear": {"items": []}}}
+    await store.import_data(GUILD, campaign.id, PLAYER, without, replace=True)
+    after = await store.gear(GUILD, campaign.id, PLAYER, "Ash")
+    assert after.purse.balance == 70 and after.items == ()
+
+
+def test_bad_gear_in_a_file_is_named_where_it_stands() -> None:
+    sheet = {
+        "name": "Ash",
+        "gear": {
+            "items": [{"name": "Rope", "quantity": 10_001}, {"name": "rope"}],
+            "purse": {"balance": -1},
+            "counters": [{"name": "Arrows", "value": 21, "maximum": 20, "reset": "dawn"}],
+        },
+    }
+    document = {"format": "wire-bot", "version": 3, "kind": "character", "character": sheet}
+    plan, problems = check_import(document)
+    assert plan is None
+    assert [str(p) for p in problems] == [
+        "character.gear.items[0].quantity: 10001 is above the maximum 10000",
+        "character.gear.items[1].name: written twice; keep one",
+        "character.gear.purse.balance: -1 is below the minimum 0",
+        "character.gear.counters[0].value: 21 is above the maximum 20",
+        "character.gear.counters[0].reset: expected gm, fight or session",
+    ]
