@@ -55,7 +55,7 @@ def run_cost(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
         return [step_line(category, args.start, args.end, cost)], step_json(
             category, args.start, args.end, cost
         )
-    document = _read(args.sheet)
+    document = read_export(args.sheet)
     campaign = document.get("campaign") if isinstance(document.get("campaign"), dict) else {}
     categories: dict[str, Any] = dict(campaign.get("skill_categories") or {})
     for pair in args.skill_category:
@@ -74,7 +74,7 @@ def run_cost(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     costs, species = _species(campaign)
     lines: list[str] = []
     sheets = []
-    for sheet in _sheets(document):
+    for sheet in export_sheets(document):
         worth = adv.sheet_worth(
             sheet["skills"],
             sheet["attributes"],
@@ -106,7 +106,8 @@ def _species(campaign: dict[str, Any]) -> tuple[dict[str, int], dict[str, str]]:
     return costs, named
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_export(path: Path) -> dict[str, Any]:
+    """An export file's JSON object, refused clearly when it is none (`cost`, `load`)."""
     try:
         data = path.read_bytes()[: MAX_SHEET_BYTES + 1]
     except OSError as exc:
@@ -126,7 +127,8 @@ def _read(path: Path) -> dict[str, Any]:
     return document
 
 
-def _sheets(document: dict[str, Any]) -> list[dict[str, Any]]:
+def export_sheets(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each sheet's name, skills and attributes (checked whole numbers), and its raw entry."""
     if isinstance(document.get("character"), dict):
         raw = [document["character"]]
     elif isinstance(document.get("characters"), list):
@@ -147,5 +149,5 @@ def _sheets(document: dict[str, Any]) -> list[dict[str, Any]]:
                     tr("{name}'s {kind} are not whole numbers.", name=item["name"], kind=kind)
                 )
             stats[kind] = values
-        sheets.append({"name": item["name"], **stats})
+        sheets.append({"name": item["name"], **stats, "entry": item})
     return sheets
