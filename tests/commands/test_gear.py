@@ -259,3 +259,14 @@ async def test_arrows_run_out_an_attack_is_refused_at_zero_and_a_defence_never_s
     await world.carol.click(waiting.response, label="Parry")
     listed = await world.bob.slash(ch, "gear list")
     assert field(embed_of(listed), "Counters") == "Arrows 0/20 (on a GM's word)"
+
+
+async def test_help_has_a_gear_topic_in_both_languages(world, client_languages):
+    topic = embed_of(await world.bob.slash(world.channel, "help", topic="gear"))
+    assert topic["title"] == "Gear and money"
+    assert "`/purse currency coins:copper 10 silver 10 gold`" in topic["description"]
+    client_languages.set(world.bob, "de")
+    topic = embed_of(await world.bob.slash(world.channel, "help", topic="gear"))
+    assert topic["title"] == "Ausrüstung und Geld"
+    assert "`/ausrüstung geben gegenstand:Pfeil empfänger:Bo`" in topic["description"]
+    assert "(Stärke + Entschlossenheit) x 2 kg" in topic["description"]
