@@ -22,6 +22,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.options import FreeText, Name
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
+from storage.models_advancement import FORGOTTEN_USER
 from storage.models_gear import REASON_MAX, PurseChange, PurseEntry, PurseLedger
 from wire.gear import Currency, parse_currency
 from wire.i18n import N_, tr
@@ -49,7 +50,10 @@ def entry_line(entry: PurseEntry, currency: Currency, undone: bool) -> str:
     line = f"{tr(KIND_WORDS.get(entry.kind, entry.kind))} **{sign}{shown}**"
     if entry.reason:
         line += f": {inert(clip(entry.reason, 100))}"
-    line += " · " + tr("by {user}", user=f"<@{entry.user_id}>")
+    if entry.user_id == FORGOTTEN_USER:
+        line += " · " + tr("by a forgotten user")
+    else:
+        line += " · " + tr("by {user}", user=f"<@{entry.user_id}>")
     return f"~~{line}~~" if undone else line
 
 

@@ -119,6 +119,8 @@ STATEMENTS: dict[str, str] = {
     "gift_by_id": f"SELECT {GIFT_COLUMNS} FROM gifts AS g "
     "WHERE g.campaign_id = :campaign_id AND g.id = :gift_id",
     "gift_decide": "UPDATE gifts SET state = :state WHERE id = :gift_id AND state = 'waiting'",
+    "forget_user_purse_entries": "UPDATE purse_ledger SET user_id = 0 WHERE user_id = :user_id",
+    "forget_user_gifts": "UPDATE gifts SET user_id = 0 WHERE user_id = :user_id",
     "gifts_waiting_count": "SELECT count(*) FROM gifts "
     "WHERE giver_id = :giver_id AND state = 'waiting'",
 }

@@ -326,3 +326,17 @@ def test_bad_gear_in_a_file_is_named_where_it_stands() -> None:
         "character.gear.counters[0].value: 21 is above the maximum 20",
         "character.gear.counters[0].reset: expected gm, fight or session",
     ]
+
+
+async def test_forget_me_keeps_the_purses_without_the_makers_id(store, table) -> None:
+    campaign, _ash, _bram, _goblin = table
+    await store.change_purse(GUILD, campaign.id, GM, "Bram", "grant", 50, "loot")
+    await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Lamp")
+    await store.give(GUILD, campaign.id, PLAYER, "Ash", "Bram", item="Lamp")
+    counts = await store.delete_user_data(GM)
+    assert counts["purse entries made anonymous"] == 1
+    ledger = await store.purse_ledger(GUILD, campaign.id, OTHER_PLAYER, "Bram")
+    assert [(e.user_id, e.amount) for e in ledger.entries] == [(0, 50)]
+    assert ledger.purse.balance == 50
+    counts = await store.delete_user_data(PLAYER)  # Ash goes with its player; the gift too
+    assert counts["characters"] == 1
