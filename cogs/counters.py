@@ -196,7 +196,7 @@ class CountersCog(commands.GroupCog, group_name="counter"):
         name="Only this counter",
         session="The session ends: fill every counter that fills then",
     )
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def reset(
         self,
         interaction: discord.Interaction,

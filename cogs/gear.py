@@ -345,7 +345,7 @@ class GearCog(commands.GroupCog, group_name="gear"):
         quantity="How many (default 1)",
         character="Who gives it (default: your active one)",
     )
-    @app_commands.autocomplete(receiver=ac.any_character, character=ac.my_character)
+    @app_commands.autocomplete(receiver=ac.readable_character, character=ac.my_character)
     async def give(
         self,
         interaction: discord.Interaction,

@@ -178,7 +178,7 @@ class PurseCog(commands.GroupCog, group_name="purse"):
     @app_commands.describe(
         character="The character", amount="e.g. 3 gold 4 silver", reason="Why, e.g. reward"
     )
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def grant(
         self, interaction: discord.Interaction, character: Name, amount: Name, reason: Name
     ) -> None:
@@ -191,7 +191,7 @@ class PurseCog(commands.GroupCog, group_name="purse"):
     @app_commands.describe(
         character="The character", amount="e.g. 3 gold 4 silver", reason="Why, e.g. a fine"
     )
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def take(
         self, interaction: discord.Interaction, character: Name, amount: Name, reason: Name
     ) -> None:
@@ -204,7 +204,7 @@ class PurseCog(commands.GroupCog, group_name="purse"):
         amount="e.g. 3 gold 4 silver",
         character="Who gives it (default: your active one)",
     )
-    @app_commands.autocomplete(receiver=ac.any_character, character=ac.my_character)
+    @app_commands.autocomplete(receiver=ac.readable_character, character=ac.my_character)
     async def give(
         self,
         interaction: discord.Interaction,
@@ -232,7 +232,7 @@ class PurseCog(commands.GroupCog, group_name="purse"):
     )
     @app_commands.guild_only()
     @app_commands.describe(character="The character")
-    @app_commands.autocomplete(character=ac.any_character)
+    @app_commands.autocomplete(character=ac.readable_character)
     async def undo(self, interaction: discord.Interaction, character: Name) -> None:
         roller = await load_roller(self.bot, interaction)
         change = await self.bot.store.undo_purse(

@@ -270,3 +270,13 @@ async def test_help_has_a_gear_topic_in_both_languages(world, client_languages):
     assert topic["title"] == "Ausrüstung und Geld"
     assert "`/ausrüstung geben gegenstand:Pfeil empfänger:Bo`" in topic["description"]
     assert "(Stärke + Entschlossenheit) x 2 kg" in topic["description"]
+
+
+async def test_a_players_autocomplete_offers_no_npc_to_give_to(world):
+    await setup_table(world)
+    offered = await world.bob.autocomplete(world.channel, "gear give", "receiver", "")
+    assert [c["value"] for c in offered] == ["Ash", "Bo"]
+    gm = await world.alice.autocomplete(world.channel, "purse grant", "character", "")
+    assert "Goblin" in [c["value"] for c in gm]
+    player = await world.bob.autocomplete(world.channel, "purse grant", "character", "")
+    assert "Goblin" not in [c["value"] for c in player]
