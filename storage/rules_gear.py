@@ -24,8 +24,7 @@ from storage.rows import json_text
 from storage.rules_common import name_key
 from storage.transfer_gear import currency_data, gear_data
 from storage.validation import clean_name
-from wire.errors import RulesError
-from wire.gear import MAX_ITEMS, MAX_QUANTITY, Counter, Currency, Item, Load, load_of
+from wire.gear import MAX_AMOUNT, MAX_ITEMS, MAX_QUANTITY, Counter, Currency, Item, Load, load_of
 from wire.i18n import N_
 from wire.sheet import Character
 
@@ -441,12 +440,33 @@ class RuleGear:
     async def _accept(
         self, tx: Transaction, campaign_id: int, gift: Gift, source: Any, target: Any
     ) -> str:
-        what = (gift.item_name, gift.quantity, gift.amount)
-        try:
-            await self._hand_over(tx, campaign_id, gift.user_id, source, target, what, None)
-        except (InvalidValue, NotFound, RulesError):
+        """Hand the gift over if both sides still allow it, else "failed" with nothing
+        written: checked before the first write, so no half of a give is ever kept."""
+        if not await self._can_hand_over(tx, campaign_id, gift, source, target):
             return "failed"
+        what = (gift.item_name, gift.quantity, gift.amount)
+        await self._hand_over(tx, campaign_id, gift.user_id, source, target, what, None)
         return "accepted"
+
+    async def _can_hand_over(
+        self, tx: Transaction, campaign_id: int, gift: Gift, source: Any, target: Any
+    ) -> bool:
+        """Whether the giver still has the gift and the receiver has room for it."""
+        if gift.item_name is None:
+            have = (await self._purse(tx, campaign_id, source.id)).balance
+            room = MAX_AMOUNT - (await self._purse(tx, campaign_id, target.id)).balance
+            return have >= gift.amount and room >= gift.amount
+        items = await self._items(tx, campaign_id, source.id)
+        held = {i.name.casefold(): i.quantity for i in items}
+        if held.get(gift.item_name.casefold(), 0) < gift.quantity:
+            return False
+        theirs = {
+            i.name.casefold(): i.quantity for i in await self._items(tx, campaign_id, target.id)
+        }
+        already = theirs.get(gift.item_name.casefold())
+        if already is None:
+            return len(theirs) < MAX_ITEMS
+        return already + gift.quantity <= MAX_QUANTITY
 
     # ---- export and import ---------------------------------------------------------------
     async def gear_for_export(
@@ -503,6 +523,8 @@ class RuleGear:
                     await tx.execute("counter_insert", {**where, **_counter_row(counter, weapon)})
             if gear.purse is not None:
                 now = await self._purse(tx, campaign.id, character_id)
+                if gear.purse.balance != now.balance and not campaign.is_gm(actor_id):
+                    raise campaign.gm_only(N_("import money into a purse"))
                 if now.revision > gear.purse.revision:
                     changed.append(sheet.name)
                     continue

@@ -340,3 +340,28 @@ async def test_forget_me_keeps_the_purses_without_the_makers_id(store, table) ->
     assert ledger.purse.balance == 50
     counts = await store.delete_user_data(PLAYER)  # Ash goes with its player; the gift too
     assert counts["characters"] == 1
+
+
+async def test_a_gift_the_receiver_has_no_room_for_moves_nothing_at_all(store, table) -> None:
+    campaign, _ash, _bram, _goblin = table
+    await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Arrow", 1)
+    await store.add_item(GUILD, campaign.id, OTHER_PLAYER, "Bram", "Arrow", 10_000)
+    outcome = await store.give(GUILD, campaign.id, PLAYER, "Ash", "Bram", item="Arrow")
+    assert outcome.gift is not None
+    _gift, state = await store.answer_gift(GUILD, campaign.id, OTHER_PLAYER, outcome.gift.id, True)
+    assert state == "failed"
+    assert [i.quantity for i in (await store.gear(GUILD, campaign.id, PLAYER, "Ash")).items] == [1]
+    bram = await store.gear(GUILD, campaign.id, OTHER_PLAYER, "Bram")
+    assert [i.quantity for i in bram.items] == [10_000]
+
+
+async def test_a_player_imports_no_money_into_a_purse(store, table) -> None:
+    campaign, _ash, _bram, _goblin = table
+    await store.change_purse(GUILD, campaign.id, GM, "Ash", "grant", 10, "loot")
+    document = await store.export_character(GUILD, campaign.id, "Ash")
+    document["character"]["gear"]["purse"]["balance"] = 10**9
+    with pytest.raises(PermissionDenied, match="Only a GM"):
+        await store.import_data(GUILD, campaign.id, PLAYER, document, replace=True)
+    assert (await store.gear(GUILD, campaign.id, PLAYER, "Ash")).purse.balance == 10
+    await store.import_data(GUILD, campaign.id, GM, document, replace=True)
+    assert (await store.gear(GUILD, campaign.id, PLAYER, "Ash")).purse.balance == 10**9
