@@ -253,11 +253,11 @@ class GearCog(commands.GroupCog, group_name="gear"):
         quantity: Quantity = 1,
         weight: Name | None = None,
         note: Note = "",
-        stored: bool = False,
+        stored: bool | None = None,
         character: Name | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        grams = weight_of(weight or "")
+        grams = weight_of(weight) if weight else None
         stored_item, gear = await self.bot.store.add_item(
             roller.guild_id,
             roller.campaign.id,
@@ -267,7 +267,7 @@ class GearCog(commands.GroupCog, group_name="gear"):
             quantity,
             grams,
             note,
-            not stored,
+            None if stored is None else not stored,
         )
         text = tr(
             "**{name}** now has {item}. {load}",

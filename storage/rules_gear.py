@@ -156,15 +156,23 @@ class RuleGear:
         )
 
     async def _add_item(
-        self, tx: Transaction, campaign_id: int, access: Any, item: Item, *, keep: bool = False
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        access: Any,
+        item: Item,
+        *,
+        given: tuple[bool, bool] = (False, False),
     ) -> Item:
-        """Add to the character's item of that name (its weight, note and place kept when
-        `keep`, else the latest given), or a new item; the limits checked."""
+        """Add to the character's item of that name (its weight and place kept where
+        not `given`: (weight, place) as given, a note when given), or a new item; the limits
+        checked."""
         key = name_key(item.name)
         where = {"campaign_id": campaign_id, "character_id": access.id, "name_key": key}
         rows = await tx.fetch("gear_item_by_name", where)
         if rows:
-            return await self._add_to(tx, campaign_id, access, check.item_of(rows[0]), item, keep)
+            have = check.item_of(rows[0])
+            return await self._add_to(tx, campaign_id, access, have, item, given)
         [(count,)] = await tx.fetch("gear_item_count", {"character_id": access.id})
         if count >= MAX_ITEMS:
             raise InvalidValue(
@@ -188,7 +196,13 @@ class RuleGear:
         return await self._item_named(tx, campaign_id, access, item.name)
 
     async def _add_to(
-        self, tx: Transaction, campaign_id: int, access: Any, have: Item, item: Item, keep: bool
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        access: Any,
+        have: Item,
+        item: Item,
+        given: tuple[bool, bool],
     ) -> Item:
         total = have.quantity + item.quantity
         if total > MAX_QUANTITY:
@@ -202,16 +216,16 @@ class RuleGear:
         where = {"item_id": have.id, "quantity": total, "expected": have.quantity}
         if await tx.execute("gear_set_quantity", where) != 1:
             raise Conflict("{item} changed meanwhile: look again and retry.", item=have.name)
-        if not keep:
-            await tx.execute(
-                "gear_update_item",
-                {
-                    "item_id": have.id,
-                    "grams": item.grams,
-                    "note": item.note or have.note,
-                    "carried": int(item.carried),
-                },
-            )
+        weight, place = given
+        await tx.execute(
+            "gear_update_item",
+            {
+                "item_id": have.id,
+                "grams": item.grams if weight else have.grams,
+                "note": item.note or have.note,
+                "carried": int(item.carried if place else have.carried),
+            },
+        )
         return await self._item_named(tx, campaign_id, access, have.name)
 
     async def add_item(
@@ -222,22 +236,23 @@ class RuleGear:
         character: str | int,
         name: str,
         quantity: int = 1,
-        grams: int = 0,
+        grams: int | None = None,
         note: str = "",
-        carried: bool = True,
+        carried: bool | None = None,
     ) -> tuple[Item, Gear]:
-        """Add `quantity` of an item (to one of the same name: weight, note and where it is
-        are the latest given)."""
+        """Add `quantity` of an item: to one of the same name, its weight, note and place are
+        the ones given, the ones it had where none is (None: a new item weighs 0, carried)."""
         item = Item(
             clean_name(name, "item"),
             check.quantity(quantity),
-            check.grams(grams),
+            check.grams(grams or 0),
             check.clean_text(note, NOTE_MAX, check.NOTE_PROBLEM),
-            carried,
+            carried is not False,
         )
+        given = (grams is not None, carried is not None)
         async with self._write(guild_id) as tx:
             access = await self._gear_access(tx, guild_id, campaign_id, actor_id, character)
-            stored = await self._add_item(tx, campaign_id, access, item)
+            stored = await self._add_item(tx, campaign_id, access, item, given=given)
             return stored, await self._gear(tx, guild_id, campaign_id, access.id)
 
     async def _take_item(
@@ -345,7 +360,7 @@ class RuleGear:
         item, quantity, amount = what
         if item is not None:
             taken = await self._take_item(tx, campaign_id, source, item, quantity)
-            await self._add_item(tx, campaign_id, target, taken, keep=True)
+            await self._add_item(tx, campaign_id, target, taken)
             return
         out = await self._move_purse(
             tx, campaign_id, actor_id, source, "give", -amount, "", press_id=press_id

@@ -36,6 +36,9 @@ async def test_items_add_up_weigh_and_come_off(store, table) -> None:
     item, gear = await store.add_item(GUILD, campaign.id, PLAYER, "ash", "rope", 2, 1000)
     assert (item.name, item.quantity, item.grams, item.note) == ("Rope", 3, 1000, "hemp")
     await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Tent", 1, 9000, carried=False)
+    tent, _gear = await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "tent")
+    assert (tent.quantity, tent.grams, tent.carried) == (2, 9000, False)  # none given: kept
+    await store.remove_item(GUILD, campaign.id, PLAYER, "Ash", "Tent", 1)
     gear = await store.gear(GUILD, campaign.id, PLAYER, "Ash")
     assert gear.load.carried_g == 3000 and gear.load.max_load_g == 6000
     taken, gear = await store.remove_item(GUILD, campaign.id, PLAYER, "Ash", "Rope", 1)
@@ -298,7 +301,7 @@ async def test_an_import_never_silently_overwrites_a_purse_the_bot_changed(store
     await store.change_purse(GUILD, campaign.id, PLAYER, "Ash", "pay", 30, "a horse")
     await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Horse")
     with pytest.raises(Conflict, match="changed the purse of Ash after this file was exported"):
-        await store.import_data(GUILD, campaign.id, PLAYER, document, replace=True)
+        await store.import_data(GUILD, campaign.id, GM, document, replace=True)
     kept = await store.gear(GUILD, campaign.id, PLAYER, "Ash")
     assert kept.purse.balance == 70 and [i.name for i in kept.items] == ["Horse"]  # nothing
     without = {**document, "character": {**document["character"], "gear": {"items": []}}}
