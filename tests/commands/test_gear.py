@@ -280,3 +280,27 @@ async def test_a_players_autocomplete_offers_no_npc_to_give_to(world):
     assert "Goblin" in [c["value"] for c in gm]
     player = await world.bob.autocomplete(world.channel, "purse grant", "character", "")
     assert "Goblin" not in [c["value"] for c in player]
+
+
+async def test_a_gm_takes_money_resets_counters_and_a_player_removes_one(world):
+    await setup_table(world)
+    ch = world.channel
+    await world.alice.slash(ch, "purse grant", character="Bo", amount="20", reason="loot")
+    fine = await world.alice.slash(ch, "purse take", character="Bo", amount="5", reason="a fine")
+    assert fine.response.content == "**Bo**: taken 5 coin; the purse holds 15 coin. (a fine)"
+    refused = await world.carol.slash(ch, "purse take", character="Bo", amount="5", reason="x")
+    assert "Only a GM" in refused.response.content
+    await world.carol.slash(ch, "counter add", name="Luck", maximum=3, value=0, reset="session")
+    await world.carol.slash(ch, "counter add", name="Torches", maximum=5, value=1)
+    filled = await world.alice.slash(ch, "counter reset", character="Bo", name="Torches")
+    assert filled.response.content == "Filled 1 counters."
+    session = await world.alice.slash(ch, "counter reset", session=True)
+    assert session.response.content == "Filled 1 counters."
+    listed = await world.carol.slash(ch, "gear list")
+    assert field(embed_of(listed), "Counters") == (
+        "Luck 3/3 (at a session's end)\nTorches 5/5 (on a GM's word)"
+    )
+    gone = await world.carol.slash(ch, "counter remove", name="luck")
+    assert gone.response.content == "**Bo** no longer counts Luck."
+    stranger = await world.bob.slash(ch, "counter remove", name="Torches", character="Bo")
+    assert stranger.response.ephemeral and "Only Bo's player or a GM" in stranger.response.content
