@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.advancement import GuildPress
+from cogs.gear_form import GEAR_FORM_ID, GearEditButton, answer_gear_form, gear_view
 from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import (
     CONTENT_MAX,
@@ -211,10 +212,16 @@ class GearCog(commands.GroupCog, group_name="gear"):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(GiftButton)
+        self.bot.add_dynamic_items(GiftButton, GearEditButton)
+        self.bot.add_form(GEAR_FORM_ID, self.on_gear_form)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(GiftButton)
+        self.bot.remove_dynamic_items(GiftButton, GearEditButton)
+        self.bot.remove_form(GEAR_FORM_ID)
+
+    async def on_gear_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
+        """Answer the gear's form wherever it was opened: it names all it needs."""
+        await self.bot.tree.run(interaction, lambda: answer_gear_form(self.bot, interaction, match))
 
     async def _reply(self, interaction: discord.Interaction, text: str, sheet: Character) -> None:
         """A change's line: public for a player character, the GMs' alone for an NPC."""
@@ -233,7 +240,11 @@ class GearCog(commands.GroupCog, group_name="gear"):
         gear = await self.bot.store.gear(
             roller.guild_id, roller.campaign.id, roller.user_id, target_of(roller, character)
         )
-        await interaction.response.send_message(embed=gear_embed(gear), ephemeral=True)
+        await interaction.response.send_message(
+            embed=gear_embed(gear),
+            view=gear_view(roller.campaign.id, gear.sheet.id),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="add", description="Add an item to a character")
     @app_commands.guild_only()

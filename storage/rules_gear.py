@@ -292,6 +292,40 @@ class RuleGear:
             taken = await self._take_item(tx, campaign_id, access, name, quantity)
             return taken, await self._gear(tx, guild_id, campaign_id, access.id)
 
+    async def replace_items(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        character: str | int,
+        items: Sequence[Item],
+    ) -> Gear:
+        """The character's items as a whole (the gear's Edit form), in one transaction: all
+        of them checked first, so a bad one changes nothing."""
+        if len(items) > MAX_ITEMS:
+            raise InvalidValue(
+                "A character keeps at most {limit} different items.", limit=MAX_ITEMS
+            )
+        clean = [
+            Item(
+                clean_name(item.name, "item"),
+                check.quantity(item.quantity),
+                check.grams(item.grams),
+                check.clean_text(item.note, NOTE_MAX, check.NOTE_PROBLEM),
+                item.carried,
+            )
+            for item in items
+        ]
+        if len({name_key(item.name) for item in clean}) != len(clean):
+            raise InvalidValue("Each item is listed once; add the quantities up.")
+        async with self._write(guild_id) as tx:
+            access = await self._gear_access(tx, guild_id, campaign_id, actor_id, character)
+            where = {"character_id": access.id}
+            await tx.execute("gear_delete_items_of", where)
+            for item in clean:
+                await tx.execute("gear_insert_item", {**where, **_item_row(item)})
+            return await self._gear(tx, guild_id, campaign_id, access.id)
+
     # ---- gives ---------------------------------------------------------------------------
     async def give(
         self,

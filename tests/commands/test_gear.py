@@ -3,9 +3,11 @@ a double press and a stranger's press on a gift, German replies."""
 
 from __future__ import annotations
 
+from cogs.gear_form import ITEMS_ID
 from tests.commands.at_once import without_waiting
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
+from tests.commands.test_sheets import modal_text
 
 
 async def setup_table(world) -> None:
@@ -304,3 +306,36 @@ async def test_a_gm_takes_money_resets_counters_and_a_player_removes_one(world):
     assert gone.response.content == "**Bo** no longer counts Luck."
     stranger = await world.bob.slash(ch, "counter remove", name="Torches", character="Bo")
     assert stranger.response.ephemeral and "Only Bo's player or a GM" in stranger.response.content
+
+
+def form_items(shown) -> dict:
+    """The items input of the form a press opened."""
+    return modal_text(shown, ITEMS_ID)
+
+
+async def test_the_gear_form_changes_all_items_at_once(world, client_languages):
+    await setup_table(world)
+    ch = world.channel
+    await world.bob.slash(ch, "gear add", item="Rope", quantity=2, weight="1.5", note="hemp")
+    listed = await world.bob.slash(ch, "gear list")
+    form = await world.bob.click(listed.response, label="Edit")
+    assert form_items(form)["value"] == "2 x Rope; 1.5 kg: hemp"
+    done = await world.bob.submit_modal(
+        form, {ITEMS_ID: "1 x Rope; 1.5 kg: hemp\nTent; 9 kg; stored\n3 x Arrow; 0.05"}
+    )
+    assert done.response.ephemeral
+    assert done.response.content == (
+        "**Ash** now has 3 items. 1.65 kg of 6 kg carried (lift 30 kg)"
+    )
+    again = await world.bob.click(listed.response, label="Edit")
+    bad = await world.bob.submit_modal(again, {ITEMS_ID: "Rope; heavy"})
+    assert bad.response.ephemeral
+    assert bad.response.content.startswith("Line 1: heavy is not a weight")
+    kept = await world.bob.slash(ch, "gear list")
+    assert len(embed_of(kept)["description"].splitlines()) == 3  # the bad form changed nothing
+    client_languages.set(world.bob, "de")
+    kept = await world.bob.slash(ch, "gear list")
+    german = await world.bob.click(kept.response, label="Bearbeiten")
+    assert form_items(german)["value"] == (
+        "3 x Arrow; 0,05 kg\n1 x Rope; 1,5 kg: hemp\n1 x Tent; 9 kg; eingelagert"
+    )
