@@ -26,6 +26,7 @@ from cogs.advancement import (
     species_command,
     species_names,
 )
+from cogs.gear import add_load_field
 from cogs.utils import autocomplete as ac
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
@@ -455,6 +456,7 @@ class Characters(commands.GroupCog, group_name="character"):
             )
         embed = sheet_embed(character, active)
         await add_worth_field(self.bot, roller.campaign, roller.user_id, character, embed)
+        await add_load_field(self.bot, roller.campaign, character, embed)
         # The Panel button where the one asking plays the sheet: their active character, or
         # (GMs only see them) an NPC.
         panel = active or character.is_npc
@@ -1084,6 +1086,7 @@ class Characters(commands.GroupCog, group_name="character"):
             # A server manager's edit of an NPC: its CP are for the campaign's GMs alone.
             with contextlib.suppress(StorageError):
                 await add_worth_field(self.bot, campaign, interaction.user.id, after, embed)
+                await add_load_field(self.bot, campaign, after, embed)
             await interaction.response.edit_message(
                 embed=embed, view=sheet_view(after, panel=panel)
             )

@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs.counters import spend_ammunition, tell_ammunition
 from cogs.utils import autocomplete as ac
 from cogs.utils.again import CLAIM_KEY, is_replay
 from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
@@ -208,6 +209,31 @@ def defence_view(pending_id: int, target: Character) -> discord.ui.View:
     return view
 
 
+def target_checks(
+    roller: Roller, defender: Character, chosen: Defence | None, private: bool
+) -> None:
+    """Before anything is spent or rolled: a GM alone picks an NPC's defence; a player
+    character's player picks theirs, in public."""
+    if defender.is_npc:
+        if chosen is not None and not roller.campaign.is_gm(roller.user_id):
+            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
+        return
+    if chosen is not None:
+        raise UserError(
+            tr(
+                "{name}'s player chooses the defence with the buttons.",
+                name=inert(defender.name),
+            )
+        )
+    if private:
+        raise UserError(
+            tr(
+                "An attack on a player character is public, so its player can defend. "
+                "Leave private off."
+            )
+        )
+
+
 class Combat(commands.Cog):
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -279,6 +305,7 @@ class Combat(commands.Cog):
                 raise UserError(tr("A defence goes with a target character, not with vs."))
             die = die_for(self.bot, roll, take10)
             base_damage = modified_damage(line.base, mine, ())
+            shot = await spend_ammunition(self.bot, roller, line.weapon)
             result = resolve_attack(mods, base_damage, die, vs=vs)
             await self._send_result(
                 interaction,
@@ -289,6 +316,7 @@ class Combat(commands.Cog):
                 private,
                 damage_mods=damage_modifiers(mine, ()),
             )
+            await tell_ammunition(interaction, shot)
             return
         defender, blow = await self._defender(roller, fight, target, kind)
         theirs = bearer(fight, blow.combatant_id) if blow is not None else ()
@@ -301,24 +329,10 @@ class Combat(commands.Cog):
                     "twice. Attack with /attack when it is your turn."
                 )
             )
-        if defender.is_npc and chosen is not None and not roller.campaign.is_gm(roller.user_id):
-            raise UserError(tr("Only a GM chooses an NPC's defence; leave defence empty."))
-        if not defender.is_npc and chosen is not None:
-            raise UserError(
-                tr(
-                    "{name}'s player chooses the defence with the buttons.",
-                    name=inert(defender.name),
-                )
-            )
-        if not defender.is_npc and private:
-            raise UserError(
-                tr(
-                    "An attack on a player character is public, so its player can defend. "
-                    "Leave private off."
-                )
-            )
+        target_checks(roller, defender, chosen, private)
         if blow is not None:
             await self._take_turn(interaction, roller, blow)
+        shot = await spend_ammunition(self.bot, roller, line.weapon)
         die = die_for(self.bot, roll, take10)  # drawn once the attack is allowed
         if defender.is_npc:
             await self._attack_npc(
@@ -339,6 +353,7 @@ class Combat(commands.Cog):
             await self._post_waiting(
                 interaction, roller, Roll(die, mods), base_damage, defender, weapon_name, blow
             )
+        await tell_ammunition(interaction, shot)
 
     @app_commands.command(
         name="defend", description="Defend against an attack: how much of its damage gets through"

@@ -117,6 +117,15 @@ COMMANDS = {
         "in the fight. On your turn in a fight the ping carries the same buttons and **End "
         "turn**."
     ),
+    N_("Gear and money"): N_(
+        "`/gear add item:Rope quantity:2 weight:1.5` · `/gear list`: items, the load against "
+        "(Strength + Resolve) x 2 kg (flagged when over, never penalised), purse and counters · "
+        "`/gear use` · `/gear give item:Arrow receiver:Bo` (Bo's player accepts) · "
+        "`/purse pay amount:3 silver` · `/purse receive` · `/purse give` · `/purse show` the "
+        "ledger · `/counter add name:Arrows maximum:20 weapon:Longbow`: each attack spends one "
+        "· `/counter use` · `/counter set`. GMs: `/purse currency coins:copper 10 silver 10 "
+        "gold` · `/purse grant` · `/purse take` · `/purse undo` · `/counter reset`."
+    ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
@@ -151,6 +160,7 @@ TOPICS = {
     "campaigns": (N_("Campaigns"), ("campaign", "history")),
     "fights": (N_("Fights"), ("fight", "health", "condition")),
     "quick": (N_("Quick play"), ("panel", "save", "r")),
+    "gear": (N_("Gear and money"), ("gear", "purse", "counter")),
     "privacy": (N_("GMs and privacy"), ("privacy",)),
 }
 """Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""

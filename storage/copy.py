@@ -51,6 +51,12 @@ TABLES = (
     "cp_species",
     "character_species",
     "condition_presets",
+    "gear_items",
+    "purses",
+    "purse_ledger",
+    "counters",
+    "gear_settings",
+    "gifts",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

@@ -49,9 +49,12 @@ from storage.rules_common import (
     name_key,
 )
 from storage.rules_conditions import RuleConditions
+from storage.rules_counters import RuleCounters
 from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
+from storage.rules_gear import RuleGear
 from storage.rules_incharacter import RuleInCharacter
+from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_transfer import RuleTransfer
@@ -64,6 +67,9 @@ from wire.sheet import Character
 class RuleStore(
     RuleAdvancement,
     RuleFights,
+    RuleGear,
+    RulePurse,
+    RuleCounters,
     RuleInCharacter,
     RuleSaved,
     RuleCharacters,
@@ -399,8 +405,8 @@ class RuleStore(
         """Forget a Discord user in every guild: their characters, projects, active choices,
         logged rolls and changes of health, GM roles, and their places in running fights, and
         their id on the CP entries they made on other users' characters and on the NPCs they
-        made, which stay their campaigns' (user 0, "forgotten"), in one transaction. Returns
-        how many of each went."""
+        made, which stay their campaigns' (user 0, "forgotten"), and likewise on the purse
+        entries and gifts they made, in one transaction. Returns how many of each went."""
         deletes = {
             N_("rolls"): "forget_user_rolls",
             N_("projects"): "forget_user_projects",
@@ -414,6 +420,8 @@ class RuleStore(
             # After the characters: what is left is on other users' characters.
             N_("CP entries made anonymous"): "forget_user_cp_entries",
             N_("CP requests made anonymous"): "forget_user_cp_requests",
+            N_("purse entries made anonymous"): "forget_user_purse_entries",
+            N_("gifts made anonymous"): "forget_user_gifts",
         }
         counts: dict[str, int] = {}
         async with self._write(WHOLE_STORE) as tx:

@@ -103,6 +103,7 @@ class RuleFights:
     _read: Any
     _campaign_by_id: Any
     _character_by_id: Any
+    _reset_after_fight: Any
 
     # ---- reading -------------------------------------------------------------------------
     async def _load_fight(self, tx: Transaction, guild_id: int, fight_id: int) -> Fight | None:
@@ -485,6 +486,7 @@ class RuleFights:
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only(N_("end a fight"))
             await tx.execute("end_fight", {"fight_id": fight_id})
+            await self._reset_after_fight(tx, fight_id)
             ended = await self._load_fight(tx, guild_id, fight_id)
             assert ended is not None
             return ended

@@ -108,13 +108,18 @@ class RuleTransfer:
     _read: Any
     _write: Any
     get_character: Any
+    gear_for_export: Any
+    _import_gear: Any
 
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
         """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
         character = await self.get_character(guild_id, campaign_id, name)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
         saved = await self.saved_rolls(guild_id, campaign_id, character.id)
-        return character_document(character, None, advancement, ledger, saved=saved)
+        gear, _currency = await self.gear_for_export(guild_id, campaign_id)
+        return character_document(
+            character, None, advancement, ledger, saved=saved, gear=gear.get(character.id)
+        )
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
         async with self._read() as tx:
@@ -125,7 +130,17 @@ class RuleTransfer:
             characters = [character_from_row(row) for row in rows]
             saved = await self._campaign_saved_rolls(tx, guild_id, campaign_id)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
-        return campaign_document(campaign, characters, None, advancement, ledger, saved=saved)
+        gear, currency = await self.gear_for_export(guild_id, campaign_id)
+        return campaign_document(
+            campaign,
+            characters,
+            None,
+            advancement,
+            ledger,
+            saved=saved,
+            gear=gear,
+            currency=currency,
+        )
 
     async def import_data(
         self,
@@ -323,6 +338,7 @@ class RuleTransfer:
             written = json.loads(found)
             stored = [written[sheet.name.casefold()] for sheet in sheets]
             await self._import_saved_rolls(tx, plan, sheets, stored)
+            await self._import_gear(tx, campaign, actor_id, plan, sheets, stored)
             if plan.kind == "character" and sheets and not sheets[0].is_npc:
                 await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
             if plan.advancement is not None:

@@ -8,7 +8,9 @@ thread holding the GIL, it would delay every other guild's rolls.
 Format version 2: version 1 with character points added (the campaign's skill categories and
 prices, and the ledger: storage/transfer_advancement.py); a version 1 file still imports, as
 the same document without them, and an export without character points is written as version
-1, exactly as before. A character export::
+1, exactly as before. Format version 3 adds gear (items, purse, counters and the campaign's
+currency: storage/transfer_gear.py) the same way: a file without gear is written as version 1
+or 2, and every earlier version still imports. A character export::
 
     {
       "format": "wire-bot",
@@ -93,6 +95,7 @@ from storage import offload
 from storage.errors import ImportRejected
 from storage.models import Campaign
 from storage.models_advancement import Advancement, LedgerEntry
+from storage.models_gear import GearSettings
 from storage.portraits import portrait_problem
 from storage.transfer_advancement import (
     ADVANCEMENT_FIELDS,
@@ -102,6 +105,7 @@ from storage.transfer_advancement import (
     check_ledger,
     ledger_data,
 )
+from storage.transfer_gear import MAX_REVISION, GearData, check_currency, check_gear
 from storage.validation import (
     STAT_COUNTS,
     STAT_RANGES,
@@ -116,6 +120,7 @@ from storage.validation import (
     type_name,
 )
 from wire import limits
+from wire.gear import MAX_AMOUNT, MAX_COUNTERS, MAX_ITEMS
 from wire.health import DamageKind
 from wire.i18n import N_
 from wire.limits import BASE_MAX, BASE_MIN, MAX_WEAPONS, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
@@ -123,9 +128,12 @@ from wire.sheet import Character, Weapon
 from wire.textcheck import TextProblem, normal_text
 
 FORMAT = "wire-bot"
-VERSION = 2
-READ_VERSIONS = (1, 2)
-"""Version 1 is version 2 without character points (storage/transfer_advancement.py)."""
+VERSION = 3
+READ_VERSIONS = (1, 2, 3)
+"""Version 1 is version 2 without character points (storage/transfer_advancement.py); version
+2 is version 3 without gear (storage/transfer_gear.py)."""
+POINTS_VERSION = 2
+"""The first version with character points."""
 KINDS = ("character", "campaign")
 MAX_IMPORT_BYTES = 1024 * 1024
 MAX_IMPORT_CHARACTERS = 1000
@@ -143,6 +151,8 @@ LONGEST_NUMBER = max(
         BASE_MAX,
         limits.HEALTH.high,
         limits.ARMOUR.high,
+        MAX_AMOUNT,
+        MAX_REVISION,
     )
 )
 """Digits of the largest value any number in the format may take; a longer one is refused."""
@@ -150,10 +160,12 @@ MAX_SAVED_ROLLS = 25
 """Saved rolls per character (storage/rules_saved.py keeps the same limit)."""
 MAX_SAVED_OPTIONS = 25
 """Options of one saved roll's command: more than any command has."""
-MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS)
+MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (
+    3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS + 2 + MAX_ITEMS + MAX_COUNTERS
+)
 """The most JSON objects a valid file holds: the document, the campaign, and per character the
-sheet, its attributes, its skills, its weapons and its saved rolls (each with its command and
-options). Counting them stops a file of a million `{}`
+sheet, its attributes, its skills, its weapons, its saved rolls (each with its command and
+options) and its gear (its purse, items and counters). Counting them stops a file of a million `{}`
 while it is parsed, before it costs a million Python dicts."""
 
 _HEADER_FIELDS = ("format", "version", "kind", "exported_at")
@@ -174,6 +186,8 @@ _CHARACTER_FIELDS = (
     "portrait",
     "saved_rolls",
 )
+GEAR_FIELD = ("gear",)
+"""A sheet's field from version 3 on (storage/transfer_gear.py)."""
 _SAVED_FIELDS = ("name", "command", "label")
 _COMMAND_FIELDS = ("name", "options")
 _WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")
@@ -217,6 +231,14 @@ class ImportPlan:
     """Character points: the campaign's prices and the ledger (version 2)."""
     saved_rolls: tuple[tuple[str, tuple[SavedData, ...]], ...] = ()
     """(a character's name key, its saved rolls) for the sheets whose entry lists them."""
+    gear: tuple[tuple[str, GearData], ...] = ()
+    """(a character's name key, its gear) for the sheets whose entry has some (version 3)."""
+    currency: GearSettings | None = None
+    """The campaign's currency and gift setting, where the file gives them (version 3)."""
+
+    def gear_of(self, name: str) -> GearData | None:
+        key = name.casefold()
+        return next((gear for k, gear in self.gear if k == key), None)
 
     def saved_of(self, name: str) -> tuple[SavedData, ...] | None:
         """The saved rolls the file gives this sheet, or None where it gives none."""
@@ -236,7 +258,9 @@ class SavedData:
 # ---- export ---------------------------------------------------------------------------------
 
 
-def character_data(character: Character, saved: Sequence[Any] = ()) -> dict[str, Any]:
+def character_data(
+    character: Character, saved: Sequence[Any] = (), gear: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """A sheet as exported; the fight fields (armour, willpower, health overrides, a weapon's
     damage kind) only where they differ from the default, so a plain sheet exports as before."""
     data: dict[str, Any] = {
@@ -263,6 +287,8 @@ def character_data(character: Character, saved: Sequence[Any] = ()) -> dict[str,
             {"name": r.name, "command": r.command, **({"label": r.label} if r.label else {})}
             for r in saved
         ]
+    if gear:
+        data["gear"] = dict(gear)
     return data
 
 
@@ -294,7 +320,12 @@ def _points(
     """Character points are written only where a table has them: a file without is exactly a
     version 1 file, which bots that read only version 1 still read; with them it is version 2."""
     used = {k: v for k, v in settings.items() if v not in (None, False, {})}
-    return (VERSION if used or ledger else 1), used, ledger
+    return (POINTS_VERSION if used or ledger else 1), used, ledger
+
+
+def _with_gear(version: int, gear: Mapping[int, Mapping[str, Any]], currency: Mapping) -> int:
+    """Gear is written only where a table has some: then the file is version 3."""
+    return VERSION if any(gear.values()) or currency else version
 
 
 def character_document(
@@ -303,14 +334,20 @@ def character_document(
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
     saved: Sequence[Any] = (),
+    gear: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """`gear`: the sheet's (storage/transfer_gear.py `gear_data`)."""
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
             advancement_data(advancement, list(character.skills), {character.id: character.name}),
             ledger_data(ledger, {character.id: character.name}),
         )
-    document = {**_header("character", now, version), "character": character_data(character, saved)}
+    version = _with_gear(version, {character.id: gear or {}}, {})
+    document = {
+        **_header("character", now, version),
+        "character": character_data(character, saved, gear),
+    }
     if settings:
         document["campaign"] = settings
     if entries:
@@ -325,19 +362,28 @@ def campaign_document(
     advancement: Advancement | None = None,
     ledger: Sequence[LedgerEntry] = (),
     saved: Mapping[int, Sequence[Any]] | None = None,
+    gear: Mapping[int, Mapping[str, Any]] | None = None,
+    currency: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """`saved`: each character's saved rolls, by its id."""
-    saved = saved or {}
+    """`saved`: each character's saved rolls, by its id; `gear` each one's gear, `currency`
+    the campaign's (storage/transfer_gear.py)."""
+    saved, gear, currency = saved or {}, gear or {}, currency or {}
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
             advancement_data(advancement, None, {c.id: c.name for c in characters}),
             ledger_data(ledger, {c.id: c.name for c in characters}),
         )
+    version = _with_gear(version, gear, currency)
     document = {
         **_header("campaign", now, version),
-        "campaign": {"name": campaign.name, "npc_take10": campaign.npc_take10, **settings},
-        "characters": [character_data(c, saved.get(c.id, ())) for c in characters],
+        "campaign": {
+            "name": campaign.name,
+            "npc_take10": campaign.npc_take10,
+            **settings,
+            **currency,
+        },
+        "characters": [character_data(c, saved.get(c.id, ()), gear.get(c.id)) for c in characters],
     }
     if entries:
         document["ledger"] = entries
@@ -417,6 +463,9 @@ class _Checker:
         self.problems: list[ImportProblem] = []
         self.saved: dict[str, tuple[SavedData, ...]] = {}
         """Each sheet's saved rolls, by its name key, where its entry lists them."""
+        self.gear: dict[str, GearData] = {}
+        """Each sheet's gear, by its name key, where its entry has some (version 3)."""
+        self.version = 0
 
     def problem(self, path: str, what: str | Problem | TextProblem, /, **params: object) -> None:
         """Report a problem at `path`: a template marked with N_ and its values, or a problem
@@ -526,8 +575,9 @@ class _Checker:
         kind = document.get("kind")
         body = _BODY_FIELDS.get(kind) if isinstance(kind, str) else None
         version = document.get("version")
+        self.version = version if isinstance(version, int) else 0
         body = (body or ("character", "campaign", "characters")) + (
-            ("campaign", "ledger") if version == VERSION else ()
+            ("campaign", "ledger") if self.version >= POINTS_VERSION else ()
         )
         self.obj(document, "", _HEADER_FIELDS + body)
         if document.get("format") != FORMAT:
@@ -570,7 +620,7 @@ class _Checker:
             sheet = self.character(document["character"], "character")
             sheets = (sheet,) if sheet else ()
             advancement = None
-            if version == VERSION:
+            if version >= POINTS_VERSION:
                 settings = document.get("campaign")
                 if settings is not None:
                     self.obj(settings, "campaign", ADVANCEMENT_FIELDS)
@@ -580,6 +630,7 @@ class _Checker:
                 sheets,
                 advancement=advancement,
                 saved_rolls=tuple(self.saved.items()),
+                gear=tuple(self.gear.items()),
             )
         return self.campaign(document)
 
@@ -600,8 +651,10 @@ class _Checker:
         name: str | None = None
         npc_take10: bool | None = None
         settings = document.get("campaign")
-        v2 = document.get("version") == VERSION
+        v2 = self.version >= POINTS_VERSION
         fields = _CAMPAIGN_FIELDS + (ADVANCEMENT_FIELDS if v2 else ())
+        fields += ("currency",) if self.version >= VERSION else ()
+        currency = None
         if settings is not None and self.obj(settings, "campaign", fields) is not None:
             if "name" in settings:
                 problem = name_problem(settings["name"])
@@ -611,6 +664,8 @@ class _Checker:
                     name = normal_text(settings["name"])
             if "npc_take10" in settings:
                 npc_take10 = self.boolean(settings["npc_take10"], "campaign.npc_take10")
+            if "currency" in settings and self.version >= VERSION:
+                currency = check_currency(self, settings["currency"], "campaign.currency")
         if "characters" not in document:
             self.problem("characters", MISSING)
             return None
@@ -647,6 +702,8 @@ class _Checker:
             npc_take10,
             advancement,
             saved_rolls=tuple(self.saved.items()),
+            gear=tuple(self.gear.items()),
+            currency=currency,
         )
 
     def boolean(self, value: Any, path: str) -> bool | None:
@@ -657,7 +714,8 @@ class _Checker:
 
     def character(self, value: Any, path: str) -> Character | None:
         before = len(self.problems)
-        data = self.obj(value, path, _CHARACTER_FIELDS)
+        fields = _CHARACTER_FIELDS + (GEAR_FIELD if self.version >= VERSION else ())
+        data = self.obj(value, path, fields)
         if data is None:
             return None
         name = ""
@@ -701,8 +759,13 @@ class _Checker:
             self.problem(f"{path}.portrait", problem)
         if len(self.problems) > before:
             return None
+        gear = check_gear(self, data["gear"], f"{path}.gear") if "gear" in data else None
+        if len(self.problems) > before:
+            return None
         if saved is not None:
             self.saved[name.casefold()] = saved
+        if gear is not None:
+            self.gear[name.casefold()] = gear
         return Character(
             name,
             bool(is_npc),

@@ -21,6 +21,7 @@ from wire.dice import obtain_die
 from wire.errors import RulesError
 from wire.i18n import tr
 from wire.limits import ATTRIBUTE, BASE, DIE, MODIFIER, QUALITY, SKILL, TARGET, Limit
+from wire.load_cli import add_load_parser, run_load
 from wire.sheet import Absent, sheet_stat, sheet_weapon
 from wire.sheet_file import read_sheet_file
 
@@ -38,6 +39,7 @@ examples:
   python -m wire cost --category combat --from 3 --to 5
       Parry 3 -> 5: 45 CP
   (python -m wire cost --sheet FILE: what an exported sheet is worth, skill by skill)
+  (python -m wire load --sheet FILE: what an exported sheet carries against its maximum load)
   python -m wire attack --sheet docs/examples/jaime.json --vs 13 --roll 15
       the same attack off a sheet /character export wrote (its one weapon; else --weapon NAME)
   python -m wire check --sheet docs/examples/jaime.json --attr Strength --skill Climbing --vs 15
@@ -171,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_die(command)
         command.set_defaults(usage_error=command.error)
     add_cost_parser(sub)
+    add_load_parser(sub)
     return parser
 
 
@@ -246,6 +249,8 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     """Resolve what the arguments ask for: (text lines, JSON object)."""
     if args.command == "cost":
         return run_cost(args)
+    if args.command == "load":
+        return run_load(args)
     die = obtain_die(roll=args.roll, take10=args.take10)
     if getattr(args, "sheet", None) is not None:
         sheet = read_sheet_file(args.sheet, args.character)

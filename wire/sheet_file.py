@@ -24,14 +24,15 @@ from wire.i18n import N_, tr
 from wire.sheet import Character, Weapon
 
 FORMAT = "wire-bot"
-READ_VERSIONS = (1, 2)
-"""The export versions read (storage/transfer.py's READ_VERSIONS): 2 is 1 with CP added."""
+READ_VERSIONS = (1, 2, 3)
+"""The export versions read (storage/transfer.py's READ_VERSIONS): 2 is 1 with CP added, 3 is 2
+with gear."""
 MAX_FILE_BYTES = 1024 * 1024
 """The largest file the bot imports; a sheet file is far smaller."""
 
 
 def read_export(path: str | Path) -> dict[str, Any]:
-    """The parsed export at `path` (a character's or a campaign's, version 1 or 2), or
+    """The parsed export at `path` (a character's or a campaign's, version 1 to 3), or
     RulesError naming the problem: unreadable, too big, not JSON, not a WIRE export."""
     try:
         raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]
@@ -54,7 +55,7 @@ def read_export(path: str | Path) -> dict[str, Any]:
     ):
         raise RulesError(
             tr(
-                "This is not a WIRE sheet export (format wire-bot, version 1 or 2): export one "
+                "This is not a WIRE sheet export (format wire-bot, version 1 to 3): export one "
                 "with /character export."
             )
         )
@@ -80,6 +81,15 @@ def _raw_sheets(document: dict[str, Any]) -> list[tuple[str, Any]]:
 def sheets_of_document(document: dict[str, Any]) -> list[Character]:
     """Every sheet a parsed export holds: a character export's one, a campaign's all."""
     return [_character(data, path) for path, data in _raw_sheets(document)]
+
+
+def entries_of_document(document: dict[str, Any]) -> list[tuple[Character, dict[str, Any]]]:
+    """Every sheet a parsed export holds, with its raw entry (for what the sheet does not
+    carry, such as its gear: `python -m wire load`)."""
+    return [
+        (_character(data, path), data if isinstance(data, dict) else {})
+        for path, data in _raw_sheets(document)
+    ]
 
 
 def sheet_of_document(document: dict[str, Any], character: str | None = None) -> Character:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common, conditions, incharacter, saved
+from storage.sql import advancement, common, conditions, gear, incharacter, saved
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -147,6 +147,7 @@ STATEMENTS: dict[str, str] = {
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
     **conditions.STATEMENTS,
+    **gear.STATEMENTS,
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

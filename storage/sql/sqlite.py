@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import advancement, common, conditions, incharacter, saved
+from storage.sql import advancement, common, conditions, gear, incharacter, saved
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -72,4 +72,5 @@ STATEMENTS: dict[str, str] = {
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
     **conditions.STATEMENTS,
+    **gear.STATEMENTS,
 }

@@ -27,12 +27,12 @@ async def stored(world, name: str = "Jaime"):
     return await world.bot.store.get_character(world.guild.id, await campaign_id(world), name)
 
 
-def modal_text(shown) -> dict[str, Any]:
-    """The text input of the form a press opened."""
+def modal_text(shown, custom_id: str = TEXT_ID) -> dict[str, Any]:
+    """The text input (the sheet's, or `custom_id`) of the form a press opened."""
 
     def walk(components):
         for component in components:
-            if component.get("custom_id") == TEXT_ID:
+            if component.get("custom_id") == custom_id:
                 return component
             inner = component.get("components") or (
                 [component["component"]] if "component" in component else []

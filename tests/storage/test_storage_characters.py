@@ -217,6 +217,8 @@ async def test_delete_user_data_across_guilds(
         "in-character post records": 0,  # tests/storage/test_storage_incharacter.py has some
         "CP entries made anonymous": 0,  # tests/storage/test_storage_advancement.py has some
         "CP requests made anonymous": 0,
+        "purse entries made anonymous": 0,  # tests/storage/test_storage_gear.py has some
+        "gifts made anonymous": 0,
     }
     assert PLAYER not in (await store.get_campaign_by_id(GUILD, here.id)).gm_ids
 

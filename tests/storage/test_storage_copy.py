@@ -33,6 +33,7 @@ from storage.testing import (
 from wire.advancement import Category
 from wire.conditions import Effect, Target, Timing
 from wire.dice import Die, DieSource
+from wire.gear import Currency
 from wire.initiative import Initiative
 from wire.sheet import Weapon
 
@@ -123,6 +124,16 @@ async def _fill(store: SqliteStore) -> None:
     await store.record_post(
         NewPost(2**62, GUILD, campaign.id, CHANNEL, ash.id, "Ash", PLAYER, True, 2**61, 2**60)
     )
+    # Gear: items, a purse and its ledger, a counter, the currency, a waiting gift.
+    await store.add_item(GUILD, campaign.id, PLAYER, "Ash", "Rope", 2, 1250, "hemp")
+    await store.change_purse(GUILD, campaign.id, GM, "Ash", "grant", 345, "loot", press_id=2**62)
+    await store.add_counter(GUILD, campaign.id, PLAYER, "Ash", "Luck", 3, 1)
+    await store.set_gear_settings(
+        GUILD, campaign.id, GM, currency=Currency(("Kupfer", "Silber"), (10,))
+    )
+    await store.add_item(GUILD, campaign.id, OTHER_PLAYER, "Bo", "Lamp")
+    given = await store.give(GUILD, campaign.id, OTHER_PLAYER, "Bo", "Ash", item="Lamp")
+    assert given.gift is not None
 
 
 def _sqlite_dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -174,7 +185,9 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert len(with_ids) == 13  # character points' tables, saved_rolls, condition_presets
+        assert (
+            len(with_ids) == 17
+        )  # character points', saved rolls', gear's tables, condition_presets
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

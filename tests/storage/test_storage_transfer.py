@@ -199,7 +199,9 @@ def test_a_file_of_empty_objects_stops_while_it_is_parsed() -> None:
     [
         ("9" * 5000, "the number has 5,000 digits; values go from -10 to 30"),
         ("-" + "1" * 4301, "the number has 4,301 digits; values go from -10 to 30"),
-        ("1000", "the number has 4 digits; values go from -10 to 30"),
+        # A purse holds up to 10**12 (version 3): numbers of up to 13 digits are read.
+        ("1" * 14, "the number has 14 digits; values go from -10 to 30"),
+        ("1000", "1000 is above the maximum 30"),
         ("31", "31 is above the maximum 30"),
         ("NaN", "NaN is not a number JSON has; values go from -10 to 30"),
         ("Infinity", "Infinity is not a number JSON has; values go from -10 to 30"),
@@ -219,7 +221,7 @@ def test_numbers_too_long_or_not_numbers_are_named_problems(number: str, expecte
 def test_a_huge_version_number_is_named_too() -> None:
     raw = '{"format": "wire-bot", "version": ' + "1" * 5000 + ', "kind": "character"}'
     assert problems(raw) == [
-        "version: a number of 5,000 digits is not a version this bot reads (it reads 1, 2); "
+        "version: a number of 5,000 digits is not a version this bot reads (it reads 1, 2, 3); "
         "export it again with a matching bot"
     ]
 
@@ -254,13 +256,13 @@ def test_input_over_one_mib_is_not_even_parsed() -> None:
             "format: expected 'wire-bot', got 'x'; is this a WIRE bot export?",
         ),
         (
-            '{"format": "wire-bot", "version": 3, "kind": "character"}',
-            "version: 3 is not a version this bot reads (it reads 1, 2); export it again with a "
+            '{"format": "wire-bot", "version": 4, "kind": "character"}',
+            "version: 4 is not a version this bot reads (it reads 1, 2, 3); export it again with a "
             "matching bot",
         ),
         (
             '{"format": "wire-bot", "kind": "character"}',
-            "version: missing (this bot reads version 2)",
+            "version: missing (this bot reads version 3)",
         ),
         (
             '{"format": "wire-bot", "version": 1, "kind": "monster"}',

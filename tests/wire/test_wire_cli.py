@@ -773,3 +773,30 @@ def test_python_m_wire_bad_input_exits_2_with_one_line_and_no_traceback() -> Non
         "python -m wire check: error: argument --skill: a skill must be between 0 and 10, not 11"
         " (see --help)\n"
     )
+
+
+def test_load_reads_an_exported_sheets_gear_against_its_maximum(tmp_path: Path) -> None:
+    sheet = {
+        "name": "Ash",
+        "attributes": {"Stärke": 2, "Entschlossenheit": 1},
+        "gear": {
+            "items": [
+                {"name": "Rope", "quantity": 2, "grams": 1500},
+                {"name": "Anvil", "grams": 4000},
+                {"name": "Tent", "grams": 9000, "carried": False},
+            ]
+        },
+    }
+    path = tmp_path / "ash.json"
+    document = {"format": "wire-bot", "version": 3, "kind": "character", "character": sheet}
+    path.write_text(json.dumps(document))
+    done = wire("load", "--sheet", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "Ash: 7 kg of 6 kg carried (lift 30 kg), over the maximum load\n"
+    assert wire_json("load", "--sheet", str(path))["sheets"] == [
+        {"name": "Ash", "carried_g": 7000, "max_load_g": 6000, "max_lift_g": 30000, "over": True}
+    ]
+    german = wire("--lang", "de", "load", "--sheet", str(path))
+    assert german.stdout == "Ash: 7 kg von 6 kg getragen (heben 30 kg), über der Höchstlast\n"
+    older = wire("load", "--sheet", str(ROOT / "docs" / "examples" / "jaime.json"))
+    assert older.stdout == "Jaime: 0 kg of 6 kg carried (lift 30 kg)\n"  # a version 1 file
