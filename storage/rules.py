@@ -53,6 +53,7 @@ from storage.rules_fights import RuleFights
 from storage.rules_incharacter import RuleInCharacter
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
+from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
 from wire.i18n import N_
@@ -67,6 +68,7 @@ class RuleStore(
     RuleCharacters,
     RuleCrafting,
     RuleRolls,
+    RuleStats,
     RuleTransfer,
 ):
     """The store over `backend`; open one with `SqliteStore.open(path)`,

@@ -1,0 +1,47 @@
+"""The roll statistics' statements (storage/rules_stats.py), portable to both backends.
+
+One filter serves every scope: each optional part is `(:x IS NULL OR ...)`, so a scope that
+does not name a user, a character, a channel or a time leaves that part out. Privacy is in the
+filter itself: without `:gm`, a roll counts only if it is public (or the viewer's own) and made
+by a player character of the campaign, or with no character by someone who is not a GM of the
+campaign; so hidden rolls, NPC rolls and GMs' rolls never reach a player's numbers, not even as
+a count. A roll whose character was deleted is left out for players (nothing shows it was not
+an NPC's).
+"""
+
+from __future__ import annotations
+
+STATS_FIELDS = "r.kind, r.die, r.die_source, r.total, r.target, r.success, r.degrees"
+"""What a roll's figures depend on; the grouped query groups by exactly these."""
+
+_FILTER = """
+  FROM roll_log AS r
+ WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
+   AND (CAST(:user_id AS BIGINT) IS NULL OR r.user_id = CAST(:user_id AS BIGINT))
+   AND (CAST(:character_id AS BIGINT) IS NULL OR r.character_id = CAST(:character_id AS BIGINT))
+   AND (CAST(:channel_id AS BIGINT) IS NULL OR r.channel_id = CAST(:channel_id AS BIGINT))
+   AND (CAST(:since AS TEXT) IS NULL OR r.created_at >= CAST(:since AS TEXT))
+   AND (CAST(:until AS TEXT) IS NULL OR r.created_at < CAST(:until AS TEXT))
+   AND (CAST(:gm AS INTEGER) = 1 OR (
+        (r.hidden = 0 OR r.user_id = CAST(:viewer_id AS BIGINT))
+        AND (EXISTS (SELECT 1 FROM characters AS ch
+                      WHERE ch.id = r.character_id AND ch.campaign_id = r.campaign_id
+                        AND ch.is_npc = 0)
+             OR (r.character_id IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM campaign_gms AS g
+                                  WHERE g.campaign_id = r.campaign_id
+                                    AND g.user_id = r.user_id)))))"""
+
+STATEMENTS: dict[str, str] = {
+    # Roll by roll, oldest first, one more than the caller reads alone (more: it groups).
+    "stats_rolls": f"SELECT {STATS_FIELDS}, r.damage, r.created_at, r.character_name, "
+    f"r.user_id, r.id{_FILTER} ORDER BY r.id LIMIT :limit",
+    # The same rolls grouped by what their figures depend on: a few thousand rows at most,
+    # however long the log.
+    "stats_groups": f"SELECT {STATS_FIELDS}, count(*), sum(r.damage){_FILTER} "
+    f"GROUP BY {STATS_FIELDS}",
+    # The fight in a channel for /stats: the running one, else the last that ended.
+    "stats_fight": "SELECT channel_id, created_at, ended_at, name FROM fights "
+    "WHERE guild_id = :guild_id AND campaign_id = :campaign_id AND channel_id = :channel_id "
+    "ORDER BY id DESC LIMIT 1",
+}
