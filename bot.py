@@ -67,6 +67,7 @@ EXTENSIONS = (
     "cogs.incharacter",
     "cogs.campaigns",
     "cogs.history",
+    "cogs.stats",
     "cogs.help",
     "cogs.privacy",
     "cogs.retention",
