@@ -22,14 +22,16 @@ CHART_SECONDS = 2.0
 log = logging.getLogger(__name__)
 
 
-async def chart_file(spec: ChartSpec, filename: str) -> discord.File | None:
-    """The chart as a PNG attachment, or None when it failed or took too long."""
+async def chart_file(
+    spec: ChartSpec, filename: str, *, seconds: float | None = None
+) -> discord.File | None:
+    """The chart as a PNG attachment, or None when it failed or took longer than `seconds`
+    (default CHART_SECONDS)."""
+    wait = CHART_SECONDS if seconds is None else seconds
     try:
-        png = await asyncio.wait_for(asyncio.to_thread(render, spec), CHART_SECONDS)
+        png = await asyncio.wait_for(asyncio.to_thread(render, spec), wait)
     except TimeoutError:
-        log.warning(
-            "chart %s not drawn within %s s; the reply goes without it", filename, CHART_SECONDS
-        )
+        log.warning("chart %s not drawn within %s s; the reply goes without it", filename, wait)
         return None
     except Exception:  # a chart is never worth losing the reply over
         log.warning("chart %s failed; the reply goes without it", filename, exc_info=True)

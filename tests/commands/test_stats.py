@@ -6,14 +6,17 @@ gone, a CSV that re-reads to the same numbers, and a chart that fails without lo
 from __future__ import annotations
 
 import io
+import threading
 
 from PIL import Image
 
 import cogs.utils.charts as charts
+from cogs.utils.odds_chart import odds_picture
 from tests.commands.conftest import embed_of, field
 from wire import i18n
 from wire.chart import BAD, GOOD, WIDTH, bar_boxes, height_of
 from wire.degrees import degrees_of
+from wire.odds import compute_odds
 from wire.stats import OUTCOME_ORDER as OUTCOMES
 from wire.stats import LoggedRoll, summarise
 from wire.stats_csv import read_rolls_csv
@@ -158,3 +161,59 @@ async def test_bad_input_is_answered(world):
     assert "one of character, player or table" in both.response.content
     fight = await world.bob.slash(world.channel, "stats", span="fight")
     assert "No fight has run in this channel" in fight.response.content
+
+
+async def test_a_slow_chart_is_not_waited_for(monkeypatch):
+    # Below the simulated client (whose clock is virtual): the reply's wait for its chart.
+    gate = threading.Event()
+
+    def stuck(spec):
+        gate.wait(5)  # released below, so the worker thread ends with the test
+        return b""
+
+    monkeypatch.setattr(charts, "render", stuck)
+    try:
+        assert (
+            await charts.chart_file(stats_chart(expected_stats(), ""), "x.png", seconds=0.05)
+            is None
+        )
+    finally:
+        gate.set()
+    monkeypatch.undo()
+    drawn = await charts.chart_file(stats_chart(expected_stats(), ""), "x.png")
+    assert drawn is not None and drawn.filename == "x.png"
+
+
+async def test_the_rolls_of_this_channels_fight(world):
+    await evening(world, world.bob, (2,))  # before the fight: not counted
+    await world.alice.slash(world.channel, "fight start", name="Ambush")
+    await evening(world, world.bob, (19, 4))
+    await world.alice.slash(world.channel, "fight end")
+    await evening(world, world.bob, (7,))  # after it: not counted
+    embed = embed_of(await world.bob.slash(world.channel, "stats", span="fight"))
+    assert field(embed, "Rolls") == "2: 2 checks"
+
+
+async def test_odds_come_as_a_picture_with_the_text_kept(world):
+    result = await world.bob.slash(world.channel, "odds check", vs=13, attr=3, skill=5)
+    embed = embed_of(result)
+    assert embed["image"]["url"] == "attachment://odds.png"
+    assert "```" in field(embed, "Each result")  # the text bars stay, for screen readers
+    [png] = result.response.attachments
+    image = Image.open(io.BytesIO(await png.read())).convert("RGB")
+    odds = compute_odds(3 + 5 - 13)
+    spec = odds_picture(embed["title"], odds)
+    assert image.size == (WIDTH, height_of(spec))
+    tallest = max(odds.outcomes.values())
+    for outcome, bar, box in zip(OUTCOMES, spec.bars, bar_boxes(spec), strict=True):
+        x = (box.left + box.right) // 2
+        colour = GOOD if outcome.success else BAD
+        painted = [y for y in range(box.bottom) if image.getpixel((x, y)) == colour]
+        chance = odds.outcomes.get(outcome, 0)
+        drawn = box.bottom - min(painted) if painted else 0
+        full = box.bottom - bar_boxes(spec)[spec.bars.index(max(spec.bars, key=_value))].top
+        assert abs(drawn - full * float(chance / tallest)) <= 2, bar.label
+
+
+def _value(bar):
+    return bar.value
