@@ -9,6 +9,7 @@ numbers come without it and say so. `csv:true` attaches the rolls themselves.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -108,7 +109,7 @@ class Stats(commands.Cog):
         store = self.bot.store
         where = (roller.guild_id, roller.campaign.id, scope)
         read = await store.stats_rolls(*where, viewer_id=viewer, gm=gm)
-        stats = summarise(read.rolls)
+        stats = await asyncio.to_thread(summarise, read.rolls)  # CPU: off the event loop
         title = clip(tr("Dice statistics: {who}", who=asked.who), EMBED_TITLE_MAX)
         embed = discord.Embed(title=title, colour=NEUTRAL)
         embed.description = luck_sentence(asked.who[:1].upper() + asked.who[1:], stats.luck)

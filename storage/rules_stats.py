@@ -12,7 +12,8 @@ the log keeps its die, total and target, from which wire/stats.py computes it ex
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -76,6 +77,12 @@ def _group(row: Sequence[Any]) -> LoggedRoll:
     return _roll(row, damage=None if damage is None else int(damage), count=int(count))
 
 
+def _all(
+    rows: Sequence[Sequence[Any]], convert: Callable[[Sequence[Any]], LoggedRoll]
+) -> tuple[LoggedRoll, ...]:
+    return tuple(convert(row) for row in rows)
+
+
 class RuleStats:
     """The statistics methods of `RuleStore`."""
 
@@ -96,13 +103,17 @@ class RuleStats:
         """The scope's rolls as `viewer_id` may see them (`gm`: everything): roll by roll up
         to `limit`, beyond that grouped (or, with `group` False, cut at `limit`)."""
         params = _params(guild_id, campaign_id, scope, viewer_id=viewer_id, gm=gm)
-        rows = await self.backend.query("stats_rolls", {**params, "limit": limit + 1})
+        # Both reads may scan the campaign's whole log: off the connections rolls use, and the
+        # rows made records in a worker thread, so the event loop (which commits the rolls)
+        # never waits on them.
+        rows = await self.backend.long_read("stats_rolls", {**params, "limit": limit + 1})
         if len(rows) <= limit:
-            return StatsRolls(tuple(_logged(row) for row in rows), grouped=False)
+            return StatsRolls(await asyncio.to_thread(_all, rows, _logged), grouped=False)
         if not group:
-            return StatsRolls(tuple(_logged(row) for row in rows[:limit]), False, cut=True)
-        groups = await self.backend.query("stats_groups", params)
-        return StatsRolls(tuple(_group(row) for row in groups), grouped=True)
+            kept = await asyncio.to_thread(_all, rows[:limit], _logged)
+            return StatsRolls(kept, grouped=False, cut=True)
+        groups = await self.backend.long_read("stats_groups", params)
+        return StatsRolls(await asyncio.to_thread(_all, groups, _group), grouped=True)
 
     async def last_fight(
         self, guild_id: int, campaign_id: int, channel_id: int
