@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from storage.backend import Params
@@ -24,6 +24,8 @@ from wire.stats import LoggedRoll
 
 ROWS_MAX = 5_000
 """Up to this many rolls a scope is read roll by roll (the luck line); beyond, grouped."""
+SINCE_SLACK = timedelta(hours=1)
+"""How far out of time order a logged roll may be and still be found by `since`."""
 CSV_ROWS_MAX = 50_000
 """The most rolls an export holds (about 4 MB of CSV, under Discord's attachment limit)."""
 
@@ -103,6 +105,8 @@ class RuleStats:
         """The scope's rolls as `viewer_id` may see them (`gm`: everything): roll by roll up
         to `limit`, beyond that grouped (or, with `group` False, cut at `limit`)."""
         params = _params(guild_id, campaign_id, scope, viewer_id=viewer_id, gm=gm)
+        if scope.since is not None:
+            params["first_id"] = await self._first_id_since(guild_id, campaign_id, scope.since)
         # Both reads may scan the campaign's whole log: off the connections rolls use, and the
         # rows made records in a worker thread, so the event loop (which commits the rolls)
         # never waits on them.
@@ -114,6 +118,26 @@ class RuleStats:
             return StatsRolls(kept, grouped=False, cut=True)
         groups = await self.backend.long_read("stats_groups", params)
         return StatsRolls(await asyncio.to_thread(_all, groups, _group), grouped=True)
+
+    async def _first_id_since(self, guild_id: int, campaign_id: int, since: datetime) -> int:
+        """An id at or below the campaign's first roll logged at `since` (less SINCE_SLACK),
+        by binary search on the (campaign_id, id) index: some 25 point reads, where a filter
+        on the time alone would read every roll of the campaign. Ids grow with the time of
+        logging; a roll logged out of order by more than the slack could be missed."""
+        where = {"guild_id": guild_id, "campaign_id": campaign_id}
+        [(low, high)] = await self.backend.query("stats_id_range", where)
+        if low is None:
+            return 0
+        bound = utc_text(since - SINCE_SLACK)
+        high += 1  # the answer is in [low, high]: high means "none that late"
+        while low < high:
+            middle = (low + high) // 2
+            [(found, created)] = await self.backend.query("stats_roll_at", {**where, "id": middle})
+            if created < bound:
+                low = found + 1
+            else:
+                high = middle  # no roll between middle and found: either bound serves
+        return low
 
     async def last_fight(
         self, guild_id: int, campaign_id: int, channel_id: int
@@ -147,4 +171,5 @@ def _params(
         "until": utc_text(scope.until) if scope.until else None,
         "viewer_id": viewer_id,
         "gm": int(bool(gm)),
+        "first_id": 0,
     }

@@ -146,7 +146,7 @@ STATEMENTS: dict[str, str] = {
     **OWN,
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
-    **stats.STATEMENTS,
+    **stats.statements(),
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

@@ -71,5 +71,5 @@ STATEMENTS: dict[str, str] = {
     **IMPORT,
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
-    **stats.STATEMENTS,
+    **stats.statements("INDEXED BY roll_log_recent"),
 }

@@ -15,8 +15,9 @@ STATS_FIELDS = "r.kind, r.die, r.die_source, r.total, r.target, r.success, r.deg
 """What a roll's figures depend on; the grouped query groups by exactly these."""
 
 _FILTER = """
-  FROM roll_log AS r
+  FROM roll_log AS r {on_index}
  WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
+   AND r.id >= CAST(:first_id AS BIGINT)
    AND (CAST(:user_id AS BIGINT) IS NULL OR r.user_id = CAST(:user_id AS BIGINT))
    AND (CAST(:character_id AS BIGINT) IS NULL OR r.character_id = CAST(:character_id AS BIGINT))
    AND (CAST(:channel_id AS BIGINT) IS NULL OR r.channel_id = CAST(:channel_id AS BIGINT))
@@ -32,16 +33,31 @@ _FILTER = """
                                   WHERE g.campaign_id = r.campaign_id
                                     AND g.user_id = r.user_id)))))"""
 
-STATEMENTS: dict[str, str] = {
-    # Roll by roll, oldest first, one more than the caller reads alone (more: it groups).
-    "stats_rolls": f"SELECT {STATS_FIELDS}, r.damage, r.created_at, r.character_name, "
-    f"r.user_id, r.id{_FILTER} ORDER BY r.id LIMIT :limit",
-    # The same rolls grouped by what their figures depend on: a few thousand rows at most,
-    # however long the log.
-    "stats_groups": f"SELECT {STATS_FIELDS}, count(*), sum(r.damage){_FILTER} "
-    f"GROUP BY {STATS_FIELDS}",
-    # The fight in a channel for /stats: the running one, else the last that ended.
-    "stats_fight": "SELECT channel_id, created_at, ended_at, name FROM fights "
-    "WHERE guild_id = :guild_id AND campaign_id = :campaign_id AND channel_id = :channel_id "
-    "ORDER BY id DESC LIMIT 1",
-}
+_IN_CAMPAIGN = "FROM roll_log {on_index} WHERE campaign_id = :campaign_id AND guild_id = :guild_id"
+
+
+def statements(on_index: str = "") -> dict[str, str]:
+    """The statements; `on_index` names the (campaign_id, id) index where the dialect can
+    (SQLite's `INDEXED BY`): its planner, seeing few campaigns, would read the whole table."""
+    scoped = _FILTER.format(on_index=on_index)
+    campaign = _IN_CAMPAIGN.format(on_index=on_index)
+    return {
+        # Roll by roll, oldest first, one more than the caller reads alone (more: it groups).
+        "stats_rolls": f"SELECT {STATS_FIELDS}, r.damage, r.created_at, r.character_name, "
+        f"r.user_id, r.id{scoped} ORDER BY r.id LIMIT :limit",
+        # The same rolls grouped by what their figures depend on: a few thousand rows at most,
+        # however long the log.
+        "stats_groups": f"SELECT {STATS_FIELDS}, count(*), sum(r.damage){scoped} "
+        f"GROUP BY {STATS_FIELDS}",
+        # The first roll of the campaign at or after an id, with its time: a step of the binary
+        # search that turns "since" into a range of ids on the (campaign_id, id) index.
+        "stats_roll_at": f"SELECT id, created_at {campaign} AND id >= :id "
+        "ORDER BY campaign_id, id LIMIT 1",
+        # The campaign's first and last ids (each one step down the index).
+        "stats_id_range": f"SELECT (SELECT id {campaign} ORDER BY campaign_id, id LIMIT 1), "
+        f"(SELECT id {campaign} ORDER BY campaign_id DESC, id DESC LIMIT 1)",
+        # The fight in a channel for /stats: the running one, else the last that ended.
+        "stats_fight": "SELECT channel_id, created_at, ended_at, name FROM fights "
+        "WHERE guild_id = :guild_id AND campaign_id = :campaign_id AND channel_id = :channel_id "
+        "ORDER BY id DESC LIMIT 1",
+    }

@@ -155,3 +155,22 @@ async def test_the_fight_of_a_channel(store, make_campaign, make_character) -> N
     ended = await store.last_fight(GUILD, campaign.id, CHANNEL)
     assert ended.ended is not None and ended.ended >= ended.started
     assert await store.last_fight(OTHER_GUILD, campaign.id, CHANNEL) is None
+
+
+async def test_since_finds_exactly_the_rolls_from_then_on(store, make_campaign) -> None:
+    # "since" becomes a range of ids by a binary search on the index; every start counts right,
+    # with another campaign's rolls interleaved in the same id sequence.
+    campaign, other = await make_campaign(), await make_campaign()
+    for minute in range(40):
+        for each in (campaign, other):
+            when = EVENING + timedelta(hours=2 * minute)
+            await store.log_roll(roll_record(each, created_at=when))
+    for minute in (0, 1, 17, 39, 40):
+        scope = StatsScope(since=EVENING + timedelta(hours=2 * minute))
+        read = await store.stats_rolls(GUILD, campaign.id, scope, viewer_id=GM, gm=True)
+        assert len(read.rolls) == 40 - minute
+    empty = await make_campaign()
+    read = await store.stats_rolls(
+        GUILD, empty.id, StatsScope(since=EVENING), viewer_id=GM, gm=True
+    )
+    assert read.rolls == ()
