@@ -14,7 +14,8 @@ SELECT from a recursive CTE. Then, through the real store:
 2. rolls logged beside it (one every 10 ms) while /stats runs back to back, against the same
    rolls with nothing beside them: p50, p99, max;
 3. the chart: `--charts` renderings of /stats' picture (bars and a 5,000-point line): ms median
-   and max, the Python heap's peak (tracemalloc) and the process's peak RSS growth.
+   and max, the Python heap's peak (tracemalloc), the image's size and the process's resident
+   size above its start (Pillow's buffers are not on the Python heap).
 
 `--postgresql` does 1 and 2 again on a throwaway PostgreSQL server (storage/pg_testing.py,
 fsync off). 10 million rows take several minutes to build on SQLite: pass `--rows 10000000` to
@@ -27,7 +28,6 @@ import argparse
 import asyncio
 import itertools
 import os
-import resource
 import sqlite3
 import statistics
 import sys
@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+import psutil
 
 from bench.bench_e2e import percentile
 from storage import RuleStore
@@ -47,7 +48,7 @@ from storage.postgres import PostgresStore
 from storage.rules_stats import StatsScope
 from storage.schema import migrate
 from storage.sqlite import SqliteStore
-from wire.chart import render
+from wire.chart import WIDTH, height_of, render
 from wire.stats import summarise
 from wire.stats_text import stats_chart, stats_fields
 
@@ -186,6 +187,10 @@ async def measure(store: RuleStore, name: str, runs: int) -> None:
         how = "grouped in SQL" if grouped else "roll by roll"
         view = "a GM's view" if gm else "a player's view"
         print(line(f"{name}, {view} ({counted:,} rolls, {how})", samples))
+        if grouped:
+            per_roll = statistics.median(samples) / counted  # ms
+            print(f"  {per_roll * 1000:.2f} µs a roll; at 10,000,000 rolls about "
+                  f"{per_roll * 10_000:.0f} s, if it grows in proportion")  # fmt: skip
     idle = Roller(store)
     task = asyncio.create_task(idle.run())
     await asyncio.sleep(1.0)
@@ -205,20 +210,23 @@ def charts(count: int) -> None:
     rolls = asyncio.run(_sample_rolls())
     spec = stats_chart(summarise(rolls), "Dice statistics: the table")
     render(spec)  # warm-up: fonts
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    process = psutil.Process()
+    before = process.memory_info().rss
     tracemalloc.start()
-    samples = []
+    samples, grown = [], 0
     for _ in range(count):
         started = time.perf_counter()
         png = render(spec)
         samples.append((time.perf_counter() - started) * 1000)
+        grown = max(grown, process.memory_info().rss - before)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    pixels = WIDTH * height_of(spec) * 3
     print(line(f"chart ({len(spec.line):,}-point line, {len(png):,} bytes PNG), ms", samples))
     print(
-        f"  Python heap peak while drawing {peak / 2**20:.1f} MiB; peak RSS grew {grown / 1024:.1f}"
-        " MiB (the 800-pixel RGB image itself is under 2 MiB)"
+        f"  memory: Python heap peak {peak / 2**20:.2f} MiB (tracemalloc); the RGB image "
+        f"{pixels / 2**20:.2f} MiB; resident size at most {grown / 2**20:.2f} MiB above its "
+        f"start over {count} charts (no growth: nothing kept)"
     )
 
 

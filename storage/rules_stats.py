@@ -110,12 +110,11 @@ class RuleStats:
         # Both reads may scan the campaign's whole log: off the connections rolls use, and the
         # rows made records in a worker thread, so the event loop (which commits the rolls)
         # never waits on them.
-        rows = await self.backend.long_read("stats_rolls", {**params, "limit": limit + 1})
-        if len(rows) <= limit:
-            return StatsRolls(await asyncio.to_thread(_all, rows, _logged), grouped=False)
-        if not group:
-            kept = await asyncio.to_thread(_all, rows[:limit], _logged)
-            return StatsRolls(kept, grouped=False, cut=True)
+        [(count,)] = await self.backend.long_read("stats_count", {**params, "limit": limit + 1})
+        if count <= limit or not group:
+            rows = await self.backend.long_read("stats_rolls", {**params, "limit": limit})
+            kept = await asyncio.to_thread(_all, rows, _logged)
+            return StatsRolls(kept, grouped=False, cut=count > limit)
         groups = await self.backend.long_read("stats_groups", params)
         return StatsRolls(await asyncio.to_thread(_all, groups, _group), grouped=True)
 

@@ -25,13 +25,11 @@ _FILTER = """
    AND (CAST(:until AS TEXT) IS NULL OR r.created_at < CAST(:until AS TEXT))
    AND (CAST(:gm AS INTEGER) = 1 OR (
         (r.hidden = 0 OR r.user_id = CAST(:viewer_id AS BIGINT))
-        AND (EXISTS (SELECT 1 FROM characters AS ch
-                      WHERE ch.id = r.character_id AND ch.campaign_id = r.campaign_id
-                        AND ch.is_npc = 0)
+        AND (r.character_id IN (SELECT ch.id FROM characters AS ch
+                                 WHERE ch.campaign_id = :campaign_id AND ch.is_npc = 0)
              OR (r.character_id IS NULL
-                 AND NOT EXISTS (SELECT 1 FROM campaign_gms AS g
-                                  WHERE g.campaign_id = r.campaign_id
-                                    AND g.user_id = r.user_id)))))"""
+                 AND r.user_id NOT IN (SELECT g.user_id FROM campaign_gms AS g
+                                        WHERE g.campaign_id = :campaign_id)))))"""
 
 _IN_CAMPAIGN = "FROM roll_log {on_index} WHERE campaign_id = :campaign_id AND guild_id = :guild_id"
 
@@ -42,7 +40,10 @@ def statements(on_index: str = "") -> dict[str, str]:
     scoped = _FILTER.format(on_index=on_index)
     campaign = _IN_CAMPAIGN.format(on_index=on_index)
     return {
-        # Roll by roll, oldest first, one more than the caller reads alone (more: it groups).
+        # How many, up to a limit: whether to read roll by roll or grouped, without decoding
+        # thousands of rows on the event loop to find out (asyncpg decodes there).
+        "stats_count": f"SELECT count(*) FROM (SELECT 1{scoped} LIMIT :limit) AS scope",
+        # Roll by roll, oldest first.
         "stats_rolls": f"SELECT {STATS_FIELDS}, r.damage, r.created_at, r.character_name, "
         f"r.user_id, r.id{scoped} ORDER BY r.id LIMIT :limit",
         # The same rolls grouped by what their figures depend on: a few thousand rows at most,
