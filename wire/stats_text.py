@@ -7,7 +7,7 @@ degrees rolled against expected and the luck over the evening.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -55,7 +55,7 @@ def luck_detail(luck: Luck) -> str:
     )
 
 
-def kinds_text(by_kind: dict[str, int]) -> str:
+def kinds_text(by_kind: Mapping[str, int]) -> str:
     parts = []
     for kind, count in sorted(by_kind.items(), key=lambda item: (-item[1], item[0])):
         counted = KIND_COUNTS.get(kind)
@@ -66,7 +66,7 @@ def kinds_text(by_kind: dict[str, int]) -> str:
 def stats_fields(stats: RollStats) -> list[tuple[str, str]]:
     """(name, value) of each number, in the order the embed and the CLI show them."""
     fields = [
-        (tr("Rolls"), f"{number(stats.rolls)}: {kinds_text(dict(stats.by_kind))}"),
+        (tr("Rolls"), ": ".join(filter(None, (number(stats.rolls), kinds_text(stats.by_kind))))),
         (tr("Successes / failures"), f"{number(stats.successes)} / {number(stats.failures)}"),
         (tr("Natural 1s / 20s"), f"{number(stats.natural_1s)} / {number(stats.natural_20s)}"),
         (
