@@ -7,14 +7,19 @@ so it reads the same in Discord's dark and light themes, and is 800 pixels wide,
 shows whole. Its size is fixed and its data bounded (a line of at most `LINE_POINTS` points), so
 the time and memory of a drawing are bounded too; bench/bench_stats.py measures them.
 
-Pillow is imported when a chart is drawn: the rules core and the CLI work without it.
+Pillow is imported when a chart is drawn: the rules core and the CLI work without it. Its own
+font has ASCII letters only, so the words are drawn in DejaVu Sans (or WIRE_CHART_FONT) where
+found; without such a font they are spelt in ASCII ("fuer") rather than drawn as boxes.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 WIDTH = 800
 MARGIN = 24
@@ -113,15 +118,73 @@ def thinned(values: Sequence[float], most: int = LINE_POINTS) -> list[float]:
     return [values[round(i * step)] for i in range(most)]
 
 
+FONT_ENV = "WIRE_CHART_FONT"
+"""A TrueType font file for the charts' words, over the usual places below."""
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",  # Debian, Ubuntu (fonts-dejavu-core)
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",  # Fedora
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",  # Arch
+    "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",  # macOS
+    "/Library/Fonts/Arial Unicode.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+)
+"""Fonts with every letter of the catalogued languages (ä, ö, ü, ß, the no-break space)."""
+_PLAIN = str.maketrans(
+    {"\xa0": " ", "\u202f": " ", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe",
+     "Ü": "Ue", "ß": "ss"}
+)  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def font_file() -> str | None:
+    """The first font file found (WIRE_CHART_FONT first); None: Pillow's own font, which has
+    ASCII letters only."""
+    candidates = [os.environ.get(FONT_ENV, ""), *FONT_FILES]
+    return next((path for path in candidates if path and os.path.isfile(path)), None)
+
+
+def plain(text: str) -> str:
+    """`text` in the letters Pillow's own font has: "für" as "fuer", a no-break space as a
+    space, any other letter without its accent, else "?"."""
+    folded = unicodedata.normalize("NFKD", text.translate(_PLAIN))
+    return "".join(c if c.isascii() else "?" for c in folded if not unicodedata.combining(c))
+
+
+def _plain_spec(spec: ChartSpec) -> ChartSpec:
+    return replace(
+        spec,
+        title=plain(spec.title),
+        bars=tuple(replace(b, label=plain(b.label), shown=plain(b.shown)) for b in spec.bars),
+        bar_title=plain(spec.bar_title),
+        legend=tuple(plain(text) for text in spec.legend),
+        line_title=plain(spec.line_title),
+        line_ticks=tuple((value, plain(text)) for value, text in spec.line_ticks),
+    )
+
+
+def _fonts() -> tuple[object, object, bool]:
+    """(title font, text font, whether they have every letter)."""
+    from PIL import ImageFont
+
+    path = font_file()
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, TITLE_SIZE), ImageFont.truetype(path, TEXT_SIZE), True
+        except OSError:
+            pass
+    return ImageFont.load_default(size=TITLE_SIZE), ImageFont.load_default(size=TEXT_SIZE), False
+
+
 def render(spec: ChartSpec) -> bytes:
     """The chart as PNG bytes."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
+    title_font, font, every_letter = _fonts()
+    if not every_letter:
+        spec = _plain_spec(spec)
     height = height_of(spec)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    title_font = ImageFont.load_default(size=TITLE_SIZE)
-    font = ImageFont.load_default(size=TEXT_SIZE)
     draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=BORDER, width=2)
     draw.text((MARGIN, MARGIN), spec.title, fill=INK, font=title_font)
     _draw_bars(draw, spec, font)

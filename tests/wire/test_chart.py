@@ -73,3 +73,22 @@ def test_german_labels_draw():
     assert spec.bars[0].label == "5 MG" and spec.bars[-1].label == "5 EG"
     assert [label for _, label in spec.line_ticks] == ["0\xa0%", "50\xa0%", "100\xa0%"]
     assert picture(spec).size[0] == WIDTH
+
+
+def test_every_german_letter_is_drawn_or_spelt_plainly(monkeypatch):
+    from PIL import ImageFont
+
+    import wire.chart as chart
+
+    spec = ChartSpec("Würfelstatistik: Jürgen", (Bar("5 MG", 2, shown="30\xa0%"),), "Größe")
+    path = chart.font_file()
+    assert path is not None, "no font with German letters found: set WIRE_CHART_FONT"
+    font = ImageFont.truetype(path, 16)
+    missing = bytes(font.getmask("\uffff"))
+    assert all(bytes(font.getmask(letter)) != missing for letter in "äöüßÄÖÜ")
+    # Without such a font, the words are spelt in ASCII instead of drawn as boxes.
+    assert chart.plain("Würfelstatistik: Größe 30\xa0%") == "Wuerfelstatistik: Groesse 30 %"
+    monkeypatch.setattr(chart, "font_file", lambda: None)
+    plainly = chart._plain_spec(spec)
+    assert plainly.title == "Wuerfelstatistik: Juergen" and plainly.bars[0].shown == "30 %"
+    assert render(spec) == render(plainly)
