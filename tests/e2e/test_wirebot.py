@@ -66,6 +66,7 @@ EXPECTED_COMMANDS = {
     "health",
     "help",
     "history",
+    "stats",
     "odds",
     "panel",
     "privacy",
