@@ -10,6 +10,12 @@ RUN groupadd --system --gid 10001 wire \
     && useradd --system --uid 10001 --gid wire --home-dir /app --no-create-home \
        --shell /usr/sbin/nologin wire
 
+# DejaVu Sans draws the charts' words in every language (/stats, /odds): Pillow's own font has
+# ASCII letters only, and without it wire/chart.py spells "für" as "fuer".
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 
 # The same requirements, installed the same way as `make run` does (Makefile: .venv/.runtime).

@@ -72,6 +72,7 @@ EXTENSIONS = (
     "cogs.incharacter",
     "cogs.campaigns",
     "cogs.history",
+    "cogs.stats",
     "cogs.help",
     "cogs.privacy",
     "cogs.retention",

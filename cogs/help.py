@@ -92,7 +92,8 @@ COMMANDS = {
         "`/campaign info` · `/campaign settings npc_take10:false gm_channel:#gm` · "
         "`/campaign attributes names:Strength, Reaction, Charisma` (GMs; `reset:true`) · "
         "`/campaign gm add user:@Ann`. A server's default campaign needs no set-up.\n"
-        "`/history` the campaign's recent rolls"
+        "`/history` the campaign's recent rolls · `/stats table:true` how the dice treated you "
+        "or the table against the exact odds, with a chart"
     ),
     N_("Fights"): N_(
         "GM: `/fight start name:Ambush` posts the tracker; players `/fight join`; "
@@ -157,7 +158,7 @@ TOPICS = {
     "characters": (N_("Characters"), ("character",)),
     "cp": (N_("Character points"), ("cp", "character improve")),
     "incharacter": (N_("In character"), ("say", "me", "character portrait")),
-    "campaigns": (N_("Campaigns"), ("campaign", "history")),
+    "campaigns": (N_("Campaigns"), ("campaign", "history", "stats")),
     "fights": (N_("Fights"), ("fight", "health", "condition")),
     "quick": (N_("Quick play"), ("panel", "save", "r")),
     "gear": (N_("Gear and money"), ("gear", "purse", "counter")),

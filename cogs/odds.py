@@ -15,9 +15,10 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.conditions import check_modifiers, roller_conditions
+from cogs.utils.charts import chart_file
 from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
-from cogs.utils.odds_chart import odds_embed, side_text
+from cogs.utils.odds_chart import ODDS_PICTURE, odds_embed, odds_picture, side_text
 from cogs.utils.options import (
     ATTACK_DESCRIPTIONS,
     DEFENCE_CHOICES,
@@ -111,7 +112,14 @@ class OddsTable(commands.GroupCog, group_name="odds"):
             matchup=matchup,
             base=base,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=not public)
+        # The picture within a second, so the reply keeps Discord's 3-second deadline; the
+        # text bars stay in the embed for screen readers and in case the picture fails.
+        picture = await chart_file(odds_picture(embed.title or "", odds), ODDS_PICTURE, seconds=1)
+        if picture is None:
+            await interaction.response.send_message(embed=embed, ephemeral=not public)
+            return
+        embed.set_image(url=f"attachment://{ODDS_PICTURE}")
+        await interaction.response.send_message(embed=embed, file=picture, ephemeral=not public)
 
     @app_commands.command(name="check", description="The odds of each result of a check")
     @app_commands.guild_only()

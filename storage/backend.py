@@ -61,6 +61,11 @@ class Backend(Protocol):
         committed write (of any process) has made stale."""
         ...
 
+    async def long_read(self, name: str, params: Params | None = None) -> list[Row]:
+        """One read that may scan a long log (statistics): kept off the connections every roll
+        uses, so no roll waits behind it, one at a time per process."""
+        ...
+
     async def insert_rolls(self, batch: Sequence[Params]) -> list[int | Exception | None]:
         """Run `insert_roll` for each row in one transaction: its id, or None where it inserted
         nothing. If the transaction fails, each row again alone, with its own error."""

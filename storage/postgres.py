@@ -152,6 +152,7 @@ class PostgresBackend:
 
     def __init__(self, pool: asyncpg.Pool, cache: NotifiedCache, where: str = "?") -> None:
         self._pool = pool
+        self._long_reads = asyncio.Semaphore(1)
         self.alarm = HostAlarm(where)
         """The host's log lines while the server cannot be reached (storage/faults.py)."""
         self.sql = compiled()
@@ -298,6 +299,12 @@ class PostgresBackend:
     async def read(self) -> AsyncIterator[_Transaction]:
         async with self._begun(isolation="repeatable_read", readonly=True) as conn:
             yield _Transaction(conn, self)
+
+    async def long_read(self, name: str, params: Params | None = None) -> list[Row]:
+        """A read that may scan a long log, one at a time per process, so a burst of them
+        holds at most one of the pool's connections (the others keep serving the rolls)."""
+        async with self._long_reads:
+            return await self.query(name, params)
 
     async def query(
         self, name: str, params: Params | None = None, *, write: bool = False, cached: bool = False

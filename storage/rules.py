@@ -57,6 +57,7 @@ from storage.rules_incharacter import RuleInCharacter
 from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
+from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
 from wire import limits
@@ -76,6 +77,7 @@ class RuleStore(
     RuleCrafting,
     RuleConditions,
     RuleRolls,
+    RuleStats,
     RuleTransfer,
 ):
     """The store over `backend`; open one with `SqliteStore.open(path)`,

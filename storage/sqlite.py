@@ -105,6 +105,15 @@ hundreds of rolls at once) commits on the writer's thread. Measured against 64 a
 bench_e2e: the larger limit cost less CPU per roll at 50 and at 200 in flight."""
 
 
+LONG_READ_PRAGMAS = (
+    "PRAGMA query_only = ON",
+    f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}",
+    "PRAGMA cache_size = -8192",
+    "PRAGMA temp_store = FILE",
+)
+"""A long read's connection: read only, 8 MiB of cache, a GROUP BY's sort spilled to disk."""
+
+
 def _loop_connection(path: Path, *pragmas: str) -> sqlite3.Connection:
     """A connection for the event loop's own thread, which never waits for a lock."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
@@ -177,6 +186,7 @@ class SqliteBackend:
         self._read_version: int | None = None
         self.path: Path | None = path
         self._lock = asyncio.Lock()
+        self._long_reads = asyncio.Semaphore(1)
         self.alarm = HostAlarm(str(path))
         """The host's log lines when the file fails under the store (storage/faults.py)."""
         self._checkpointer = Checkpointer(path, self.alarm)
@@ -285,6 +295,31 @@ class SqliteBackend:
         if write:
             self._wrote()
         return rows
+
+    async def long_read(self, name: str, params: Params | None = None) -> list[Row]:
+        """A read that may scan a long log, on a connection of its own in a worker thread: the
+        shared reader stays free for every other read meanwhile (aiosqlite runs a connection's
+        statements one at a time), and its sort spills to a temporary file instead of memory.
+        One at a time per process, so a burst of them cannot take both cores."""
+        assert self.path is not None
+        sql, values = self.sql[name], params or {}
+        path = self.path
+
+        def run() -> list[Row]:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            try:
+                for pragma in LONG_READ_PRAGMAS:
+                    conn.execute(pragma)
+                return conn.execute(sql, values).fetchall()
+            finally:
+                conn.close()
+
+        async with self._long_reads:
+            try:
+                return await asyncio.to_thread(run)
+            except sqlite3.Error as exc:
+                self._raise_fault(exc)
+                raise
 
     async def _cached_read(
         self, key: tuple[str, tuple[Any, ...]], sql: str, params: Any

@@ -24,6 +24,7 @@ from wire.limits import ATTRIBUTE, BASE, DIE, MODIFIER, QUALITY, SKILL, TARGET, 
 from wire.load_cli import add_load_parser, run_load
 from wire.sheet import Absent, sheet_stat, sheet_weapon
 from wire.sheet_file import read_sheet_file
+from wire.stats_cli import add_stats_parser, run_stats
 
 EXAMPLES = """\
 examples:
@@ -44,6 +45,8 @@ examples:
       the same attack off a sheet /character export wrote (its one weapon; else --weapon NAME)
   python -m wire check --sheet docs/examples/jaime.json --attr Strength --skill Climbing --vs 15
       a stat the sheet lacks counts 0, and the answer says so
+  python -m wire --lang de stats docs/examples/rolls.csv --who Jaime
+      the statistics and luck of the rolls /stats csv:true attached (--chart PNG: the picture)
 """
 
 
@@ -174,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(usage_error=command.error)
     add_cost_parser(sub)
     add_load_parser(sub)
+    add_stats_parser(sub)
     return parser
 
 
@@ -251,6 +255,8 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
         return run_cost(args)
     if args.command == "load":
         return run_load(args)
+    if args.command == "stats":
+        return run_stats(args)
     die = obtain_die(roll=args.roll, take10=args.take10)
     if getattr(args, "sheet", None) is not None:
         sheet = read_sheet_file(args.sheet, args.character)

@@ -19,9 +19,11 @@ from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_M
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.text import inert
 from wire import i18n, text
+from wire.chart import Bar, ChartSpec
 from wire.check import Modifier
 from wire.i18n import tr
 from wire.odds import Odds, Outcome
+from wire.stats import OUTCOME_ORDER
 from wire.textcheck import clip
 
 BAR_WIDTH = 16
@@ -80,6 +82,23 @@ def damage_rows(damage: Mapping[int, Fraction]) -> list[tuple[str, Fraction]]:
 
 def average(damage: Mapping[int, Fraction]) -> Fraction:
     return sum((amount * chance for amount, chance in damage.items()), Fraction(0))
+
+
+ODDS_PICTURE = "odds.png"
+
+
+def odds_picture(title: str, odds: Odds) -> ChartSpec:
+    """The chance of each result as bars, worst to best, with the same figures as the text."""
+    bars = tuple(
+        Bar(
+            label=f"{o.degrees} {tr('DoS') if o.success else tr('DoF')}",
+            value=float(odds.outcomes.get(o, 0)),
+            good=o.success,
+            shown=exact_percent(odds.outcomes[o]) if odds.outcomes.get(o) else "",
+        )
+        for o in OUTCOME_ORDER
+    )
+    return ChartSpec(title=title, bars=bars, bar_title=tr("Each result"))
 
 
 def side_text(modifiers: Iterable[Modifier]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common, conditions, gear, incharacter, saved
+from storage.sql import advancement, common, conditions, gear, incharacter, saved, stats
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -148,6 +148,7 @@ STATEMENTS: dict[str, str] = {
     **saved.STATEMENTS,
     **conditions.STATEMENTS,
     **gear.STATEMENTS,
+    **stats.statements(),
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

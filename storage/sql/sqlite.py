@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import advancement, common, conditions, gear, incharacter, saved
+from storage.sql import advancement, common, conditions, gear, incharacter, saved, stats
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -73,4 +73,5 @@ STATEMENTS: dict[str, str] = {
     **saved.STATEMENTS,
     **conditions.STATEMENTS,
     **gear.STATEMENTS,
+    **stats.statements("INDEXED BY roll_log_recent"),
 }

@@ -68,6 +68,7 @@ EXPECTED_COMMANDS = {
     "health",
     "help",
     "history",
+    "stats",
     "odds",
     "panel",
     "privacy",

@@ -220,7 +220,7 @@ def test_help_shows_the_examples_and_they_run() -> None:
     assert JAIME in examples
     assert len(examples) >= 4
     commands = {e[2] if e[0] == "--lang" else e[0] for e in examples}
-    assert commands == {"check", "attack", "defend", "craft", "contest", "cost"}
+    assert commands == {"check", "attack", "defend", "craft", "contest", "cost", "stats"}
     for example in examples:
         ran = wire(*example)
         assert ran.returncode == 0, (example, ran.stderr)
