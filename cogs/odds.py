@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.conditions import check_modifiers, roller_conditions
 from cogs.utils.charts import chart_file
+from cogs.utils.conditions import check_modifiers, roller_conditions
 from cogs.utils.embeds import defence_name
 from cogs.utils.errors import UserError
 from cogs.utils.odds_chart import ODDS_PICTURE, odds_embed, odds_picture, side_text
