@@ -50,6 +50,9 @@ TABLES = (
     "cp_requests",
     "cp_species",
     "character_species",
+    "sessions",
+    "session_answers",
+    "session_settings",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

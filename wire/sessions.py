@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from wire.errors import RulesError
 from wire.i18n import tr
+from wire.limits import NAME_MAX
 
 DEFAULT_ZONE = "UTC"
 DEFAULT_LEAD = timedelta(minutes=15)
@@ -32,8 +33,8 @@ LEAD_MAX_MINUTES = 24 * 60
 NUDGE_AHEAD = timedelta(days=1)
 """The ping of players who have not answered goes out a day before the start."""
 LENGTH_MAX_MINUTES = 24 * 60
-TITLE_MAX = 100
-"""Discord's limit for a scheduled event's name: the session's title is the event's."""
+TITLE_MAX = NAME_MAX
+"""A title is a name (64 characters), well inside Discord's 100 for a scheduled event's."""
 
 _DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 _DAY_FIRST = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\s*$")

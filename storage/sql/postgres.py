@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common, incharacter, saved
+from storage.sql import advancement, common, incharacter, saved, sessions
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -146,6 +146,7 @@ STATEMENTS: dict[str, str] = {
     **OWN,
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
+    **sessions.statements(DIALECT),
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

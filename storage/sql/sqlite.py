@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import advancement, common, incharacter, saved
+from storage.sql import advancement, common, incharacter, saved, sessions
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -71,4 +71,5 @@ STATEMENTS: dict[str, str] = {
     **IMPORT,
     **advancement.STATEMENTS,
     **saved.STATEMENTS,
+    **sessions.statements(DIALECT),
 }
