@@ -18,6 +18,7 @@ from typing import Any
 
 from storage.errors import Conflict, InvalidValue, NotFound
 from storage.models import Shards
+from storage.models_advancement import Totals
 from storage.rows import utc_text
 from storage.rules_common import first_row, sweep_query
 from storage.validation import Problem, clean_name
@@ -32,6 +33,7 @@ from wire.sessions import (
     lead_of,
     zone,
 )
+from wire.sheet import Character
 
 SESSION_GONE = N_(
     "That session does not exist in this server (any more). /session list shows them."
@@ -65,6 +67,7 @@ class Session:
     thread_id: int | None
     recap: str | None
     created_by: int
+    awarded_at: datetime | None = None
 
     @property
     def timing(self) -> Timing:
@@ -97,15 +100,28 @@ class SessionRoll:
     degrees: int | None
     damage: int | None
     id: int
+    character_id: int | None
+    is_npc: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player character who played in a session, and its owner."""
+
+    character_id: int
+    name: str
+    owner_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class SessionContent:
-    """What a session holds for its recap: its public rolls, its fights' ids, CP requests."""
+    """What a session holds for its recap: its public rolls, its fights' ids, CP requests, and
+    the player characters who played (a public roll or a place in a fight)."""
 
     rolls: list[SessionRoll]
     fight_ids: list[int]
     cp_requests: int
+    players: list[Player]
 
 
 def _moment(text: Any) -> datetime | None:
@@ -132,6 +148,7 @@ def _session(row: Sequence[Any]) -> Session:
         thread_id=None if row[13] is None else int(row[13]),
         recap=row[14],
         created_by=int(row[15]),
+        awarded_at=_moment(row[16]),
     )
 
 
@@ -159,6 +176,7 @@ class RuleSessions:
     _read: Any
     _require_gm: Any
     _campaign_by_id: Any
+    _award: Any
     backend: Any
 
     # ---- reading ---------------------------------------------------------------------------
@@ -223,10 +241,13 @@ class RuleSessions:
                     r[6],
                     r[7],
                     int(r[8]),
+                    None if r[9] is None else int(r[9]),
+                    bool(r[10]),
                 )
                 for r in await tx.fetch("session_rolls", where)
             ]
             fights = [int(r[0]) for r in await tx.fetch("session_fights", where)]
+            players = await self._players(tx, guild_id, session)
             row = await first_row(
                 tx,
                 "session_cp_requests",
@@ -236,7 +257,52 @@ class RuleSessions:
                     "until": utc_text(session.ended_at) if session.ended_at else "9999",
                 },
             )
-        return SessionContent(rolls, fights, int(row[0]) if row else 0)
+        return SessionContent(rolls, fights, int(row[0]) if row else 0, players)
+
+    async def _players(self, tx: Any, guild_id: int, session: Session) -> list[Player]:
+        params = {
+            "guild_id": guild_id,
+            "campaign_id": session.campaign_id,
+            "session_id": session.id,
+        }
+        rows = await tx.fetch("session_players", params)
+        return [Player(int(r[0]), r[1], int(r[2])) for r in rows]
+
+    async def award_session_cp(
+        self,
+        guild_id: int,
+        session_id: int,
+        actor_id: int,
+        amount: int,
+        reason: str,
+        characters: Sequence[str | int] | None = None,
+    ) -> list[tuple[Character, Totals]]:
+        """The recap's award: `amount` CP to each player character who played (or to the
+        `characters` named), one ledger entry each, marked as the session's; GMs only, once a
+        session (a second press is a Conflict), all in one transaction."""
+        async with self._write(guild_id) as tx:
+            session = await self._session(tx, guild_id, session_id)
+            await self._require_gm(tx, guild_id, session.campaign_id, actor_id, N_("award CP"))
+            if characters is None:
+                characters = [p.character_id for p in await self._players(tx, guild_id, session)]
+                if not characters:
+                    raise InvalidValue(
+                        "No player character rolled or fought in {title}; name them instead.",
+                        title=session.title,
+                    )
+            claimed = await tx.fetch(
+                "session_claim_award", {"guild_id": guild_id, "session_id": session_id}
+            )
+            if not claimed:
+                raise Conflict("The CP for {title} were awarded already.", title=session.title)
+            done = await self._award(
+                tx, guild_id, session.campaign_id, actor_id, characters, amount, reason
+            )
+            for _sheet, _totals, entry in done:
+                await tx.execute(
+                    "session_mark_entry", {"session_id": session_id, "entry_id": entry.id}
+                )
+        return [(sheet, totals) for sheet, totals, _entry in done]
 
     # ---- the GMs' changes ------------------------------------------------------------------
     async def plan_session(
@@ -446,7 +512,7 @@ class RuleSessions:
         horizon = now + max(NUDGE_AHEAD, lead_of(LEAD_MAX_MINUTES))
         rows = await self.backend.query(statement, {**params, "horizon": utc_text(horizon)})
         return [
-            DueSession(_session(row[:16]), SessionSettings(None, row[16], bool(row[17])))
+            DueSession(_session(row[:17]), SessionSettings(None, row[17], bool(row[18])))
             for row in rows
         ]
 

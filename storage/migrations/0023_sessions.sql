@@ -21,6 +21,8 @@ CREATE TABLE sessions (
     ended_at     TEXT,
     thread_id    INTEGER,
     recap        TEXT,
+    -- When the recap's panel awarded CP to who played: once a session (NULL: not yet).
+    awarded_at   TEXT,
     created_by   INTEGER NOT NULL,
     created_at   TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );

@@ -18,6 +18,7 @@ CREATE TABLE sessions (
     ended_at     TEXT COLLATE "C",
     thread_id    BIGINT,
     recap        TEXT COLLATE "C",
+    awarded_at   TEXT COLLATE "C",
     created_by   BIGINT NOT NULL,
     created_at   TEXT COLLATE "C" NOT NULL DEFAULT wire_utc_now()
 );

@@ -13,7 +13,7 @@ from storage.sql.common import Dialect
 SESSION_COLUMNS = (
     "s.id, s.campaign_id, c.guild_id, s.title, s.start_at, s.minutes, s.channel_id, s.event_id, "
     "s.state, s.reminded_for, s.nudged_for, s.started_at, s.ended_at, s.thread_id, s.recap, "
-    "s.created_by"
+    "s.created_by, s.awarded_at"
 )
 _FROM = (
     " FROM sessions AS s JOIN campaigns AS c ON c.id = s.campaign_id WHERE c.guild_id = :guild_id"
@@ -84,11 +84,23 @@ def statements(d: Dialect) -> dict[str, str]:
         f"AND (nudged_for IS NULL OR nudged_for <> start_at) AND {_OWN} RETURNING id",
         # ---- what a session holds (its recap, /history session:)
         "session_rolls": "SELECT r.user_id, r.character_name, r.kind, r.total, r.target, "
-        "r.success, r.degrees, r.damage, r.id FROM roll_log AS r "
+        "r.success, r.degrees, r.damage, r.id, r.character_id, coalesce(ch.is_npc, 0) "
+        "FROM roll_log AS r LEFT JOIN characters AS ch ON ch.id = r.character_id "
         "WHERE r.session_id = :session_id AND r.guild_id = :guild_id AND r.hidden = 0 "
         "AND r.state <> 'waiting' ORDER BY r.id",
         "session_fights": "SELECT f.id FROM fights AS f "
         "WHERE f.session_id = :session_id AND f.guild_id = :guild_id ORDER BY f.id",
+        # The player characters who played: a public roll, or a place in one of its fights.
+        "session_players": "SELECT ch.id, ch.name, ch.owner_id FROM characters AS ch "
+        "WHERE ch.campaign_id = :campaign_id AND ch.is_npc = 0 AND (ch.id IN (SELECT "
+        "r.character_id FROM roll_log AS r WHERE r.session_id = :session_id "
+        "AND r.guild_id = :guild_id AND r.hidden = 0 AND r.character_id IS NOT NULL) "
+        "OR ch.id IN (SELECT cb.character_id FROM combatants AS cb JOIN fights AS f "
+        "ON f.id = cb.fight_id WHERE f.session_id = :session_id AND f.guild_id = :guild_id "
+        "AND cb.character_id IS NOT NULL)) ORDER BY ch.name_key",
+        "session_claim_award": f"UPDATE sessions SET awarded_at = {d.now} "
+        f"WHERE id = :session_id AND awarded_at IS NULL AND {_OWN} RETURNING id",
+        "session_mark_entry": "UPDATE cp_ledger SET session_id = :session_id WHERE id = :entry_id",
         "session_cp_requests": "SELECT count(*) FROM cp_requests AS q "
         "WHERE q.campaign_id = :campaign_id AND q.created_at >= :since "
         "AND q.created_at <= :until",

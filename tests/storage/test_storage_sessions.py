@@ -122,10 +122,41 @@ async def test_a_running_session_marks_its_rolls_fights_and_cp(
     content = await store.session_content(GUILD, ended)
     assert len(content.rolls) == 1 and content.rolls[0].id not in (before,)  # no hidden one
     assert content.fight_ids == [fight.id]
-    assert await store.session_content(OTHER_GUILD, ended) == type(content)([], [], 0)
+    assert await store.session_content(OTHER_GUILD, ended) == type(content)([], [], 0, [])
     with pytest.raises(Conflict, match="Warrens is over"):
         await store.end_session(GUILD, session.id, GM)
     posted = await store.set_session_recap(GUILD, session.id, GM, "We fought.", 777)
     assert (posted.recap, posted.thread_id) == ("We fought.", 777)
     past = await store.sessions_in(GUILD, campaign.id, (State.ENDED, State.ENDED))
     assert [s.id for s in past] == [session.id]
+
+
+async def test_the_recap_award_reaches_who_played_once_and_is_undone_as_any(
+    store, make_campaign, make_character
+):
+    campaign = await make_campaign()
+    ash = await make_character(campaign, "Ash")
+    bo = await make_character(campaign, "Bo", owner_id=GM)
+    await make_character(campaign, "Goblin", npc=True)
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", START, 180, CHANNEL)
+    await store.start_session(GUILD, session.id, GM)
+    await store.log_roll(roll_record(campaign, character=ash, interaction_id=11))
+    await store.log_roll(roll_record(campaign, character=bo, interaction_id=12, hidden=True))
+    ended = await store.end_session(GUILD, session.id, GM)
+    content = await store.session_content(GUILD, ended)
+    assert [p.name for p in content.players] == ["Ash"]  # Bo only rolled in secret
+    with pytest.raises(PermissionDenied):
+        await store.award_session_cp(GUILD, session.id, PLAYER, 10, "Warrens")
+    done = await store.award_session_cp(GUILD, session.id, GM, 10, "Warrens")
+    assert [(sheet.name, totals.earned) for sheet, totals in done] == [("Ash", 10)]
+    with pytest.raises(Conflict, match="awarded already"):
+        await store.award_session_cp(GUILD, session.id, GM, 10, "Warrens", ["Bo"])
+    ledger = await store.cp_ledger(GUILD, campaign.id, PLAYER, ash.id)
+    assert [(e.kind, e.amount, e.reason) for e in ledger.entries] == [("award", 10, "Warrens")]
+    _entry, _sheet, totals = await store.undo_last_cp(GUILD, campaign.id, GM, ash.id)
+    assert totals.earned == 0
+    other = await store.plan_session(GUILD, campaign.id, GM, "Later", START, 60, CHANNEL)
+    with pytest.raises(InvalidValue, match="No player character"):
+        await store.award_session_cp(GUILD, other.id, GM, 10, "Later")
+    chosen = await store.award_session_cp(GUILD, other.id, GM, 5, "Later", ["Bo"])
+    assert [sheet.name for sheet, _t in chosen] == ["Bo"]
