@@ -221,6 +221,14 @@ class RuleSessions:
             )
         return {int(row[0]): Answer(row[1]) for row in rows}
 
+    async def campaign_player_ids(self, guild_id: int, campaign_id: int) -> list[int]:
+        """The users who own a player character of the campaign (its players)."""
+        async with self._read() as tx:
+            rows = await tx.fetch(
+                "campaign_player_ids", {"guild_id": guild_id, "campaign_id": campaign_id}
+            )
+        return [int(row[0]) for row in rows]
+
     async def session_settings(self, guild_id: int, campaign_id: int) -> SessionSettings:
         async with self._read() as tx:
             await self._campaign_by_id(tx, guild_id, campaign_id)

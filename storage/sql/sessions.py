@@ -98,6 +98,11 @@ def statements(d: Dialect) -> dict[str, str]:
         "OR ch.id IN (SELECT cb.character_id FROM combatants AS cb JOIN fights AS f "
         "ON f.id = cb.fight_id WHERE f.session_id = :session_id AND f.guild_id = :guild_id "
         "AND cb.character_id IS NOT NULL)) ORDER BY ch.name_key",
+        # The campaign's players: the owners of its player characters.
+        "campaign_player_ids": "SELECT DISTINCT ch.owner_id FROM characters AS ch "
+        "JOIN campaigns AS c ON c.id = ch.campaign_id WHERE c.guild_id = :guild_id "
+        "AND ch.campaign_id = :campaign_id AND ch.is_npc = 0 AND ch.owner_id <> 0 "
+        "ORDER BY ch.owner_id",
         "session_claim_award": f"UPDATE sessions SET awarded_at = {d.now} "
         f"WHERE id = :session_id AND awarded_at IS NULL AND {_OWN} RETURNING id",
         "session_mark_entry": "UPDATE cp_ledger SET session_id = :session_id WHERE id = :entry_id",
