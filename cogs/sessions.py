@@ -184,10 +184,10 @@ async def adopt_campaign(bot: WireBot, session: Session) -> Campaign | None:
     return campaign
 
 
-async def session_choices(
-    interaction: discord.Interaction, current: str
+async def _choices(
+    interaction: discord.Interaction, current: str, states: tuple[State, State]
 ) -> list[app_commands.Choice[str]]:
-    """The campaign's planned and running sessions, soonest first: "title · date"."""
+    """The campaign's sessions in `states`, soonest first: "title · date"."""
     bot: WireBot = interaction.client  # type: ignore[assignment]
     if interaction.guild_id is None or interaction.channel_id is None:
         return []
@@ -195,9 +195,7 @@ async def session_choices(
         campaign = await bot.store.campaign_for_channel(
             interaction.guild_id, interaction.channel_id, actor_of(interaction)
         )
-        found = await bot.store.sessions_in(
-            interaction.guild_id, campaign.id, (State.PLANNED, State.RUNNING), MAX_CHOICES
-        )
+        found = await bot.store.sessions_in(interaction.guild_id, campaign.id, states, 100)
     except StorageError:
         return []
     folded = current.casefold()
@@ -209,6 +207,52 @@ async def session_choices(
         for s in sorted(found, key=lambda s: s.start)
         if folded in s.title.casefold() or current == str(s.id)
     ][:MAX_CHOICES]
+
+
+async def session_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The sessions to come (planned or running), for move, cancel and start."""
+    return await _choices(interaction, current, (State.PLANNED, State.RUNNING))
+
+
+async def played_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The sessions played (running or over), for /history session:."""
+    return await _choices(interaction, current, (State.RUNNING, State.ENDED))
+
+
+async def pick_session(
+    bot: WireBot, roller: Roller, text: str | None, states: tuple[State, State]
+) -> Session:
+    """The session named (its id from the list, or its title), else the next one in
+    `states`; it must be this channel's campaign's."""
+    store = bot.store
+    found = await store.sessions_in(roller.guild_id, roller.campaign.id, states, 100)
+    if text:
+        wanted = text.strip()
+        match = [s for s in found if str(s.id) == wanted] or [
+            s for s in found if s.title.casefold() == wanted.casefold()
+        ]
+        if not match:
+            raise UserError(
+                tr(
+                    "No session {name} of {campaign} fits here. Pick one from the list "
+                    "(/session next shows the next one, /session list those played).",
+                    name=inert(wanted),
+                    campaign=inert(roller.campaign.name),
+                )
+            )
+        return min(match, key=lambda s: s.start)
+    if not found:
+        raise UserError(
+            tr(
+                "{campaign} has no session to change. A GM plans one with /session plan.",
+                campaign=inert(roller.campaign.name),
+            )
+        )
+    return min(found, key=lambda s: s.start)
 
 
 class Sessions(commands.GroupCog, group_name="session"):
@@ -238,41 +282,12 @@ class Sessions(commands.GroupCog, group_name="session"):
         settings = await self.bot.store.session_settings(roller.guild_id, roller.campaign.id)
         return settings.zone
 
-    async def _pick(self, roller: Roller, text: str | None, states: tuple[State, State]) -> Session:
-        """The session named (its id from the list, or its title), else the next one in
-        `states`; it must be this channel's campaign's."""
-        store = self.bot.store
-        found = await store.sessions_in(roller.guild_id, roller.campaign.id, states, 100)
-        if text:
-            wanted = text.strip()
-            match = [s for s in found if str(s.id) == wanted] or [
-                s for s in found if s.title.casefold() == wanted.casefold()
-            ]
-            if not match:
-                raise UserError(
-                    tr(
-                        "No session {name} to change in {campaign}. Pick one from the list "
-                        "(/session next shows the next one).",
-                        name=inert(wanted),
-                        campaign=inert(roller.campaign.name),
-                    )
-                )
-            return min(match, key=lambda s: s.start)
-        if not found:
-            raise UserError(
-                tr(
-                    "{campaign} has no session to change. A GM plans one with /session plan.",
-                    campaign=inert(roller.campaign.name),
-                )
-            )
-        return min(found, key=lambda s: s.start)
-
     async def _planned(
         self, interaction: discord.Interaction, session: str | None
     ) -> tuple[Roller, Session]:
         """This channel's campaign, and the planned session named (else the next)."""
         roller = await load_roller(self.bot, interaction)
-        return roller, await self._pick(roller, session, (State.PLANNED, State.PLANNED))
+        return roller, await pick_session(self.bot, roller, session, (State.PLANNED, State.PLANNED))
 
     def _start(self, day: str, clock: str, zone_name: str | None) -> datetime:
         start = rules.start_at(day, clock, zone_name)
@@ -391,7 +406,7 @@ class Sessions(commands.GroupCog, group_name="session"):
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
-        chosen = await self._pick(roller, None, (State.RUNNING, State.RUNNING))
+        chosen = await pick_session(self.bot, roller, None, (State.RUNNING, State.RUNNING))
         ended = await self.bot.store.end_session(roller.guild_id, chosen.id, roller.user_id)
         with for_table():
             text = tr("⏹️ **{title}** is over. Thanks for playing!", title=inert(ended.title))

@@ -8,7 +8,7 @@ restart mid-way) exactly one gets the row back.
 
 from __future__ import annotations
 
-from storage.sql.common import Dialect
+from storage.sql.common import ROLL_COLUMNS, Dialect
 
 SESSION_COLUMNS = (
     "s.id, s.campaign_id, c.guild_id, s.title, s.start_at, s.minutes, s.channel_id, s.event_id, "
@@ -82,6 +82,14 @@ def statements(d: Dialect) -> dict[str, str]:
         "session_claim_nudge": "UPDATE sessions SET nudged_for = start_at "
         "WHERE id = :session_id AND state = 'planned' AND start_at = :start_at "
         f"AND (nudged_for IS NULL OR nudged_for <> start_at) AND {_OWN} RETURNING id",
+        # ---- /history session: (newest first, as recent_rolls)
+        "recent_rolls_of_session": f"SELECT {ROLL_COLUMNS} FROM roll_log "
+        "WHERE campaign_id = :campaign_id AND guild_id = :guild_id AND session_id = :session_id "
+        "AND (hidden = 0 OR :include_hidden = 1) ORDER BY id DESC LIMIT :limit",
+        "recent_rolls_of_session_of_user": f"SELECT {ROLL_COLUMNS} FROM roll_log "
+        "WHERE campaign_id = :campaign_id AND guild_id = :guild_id AND session_id = :session_id "
+        "AND user_id = :user_id AND (hidden = 0 OR :include_hidden = 1) "
+        "ORDER BY id DESC LIMIT :limit",
         # ---- what a session holds (its recap, /history session:)
         "session_rolls": "SELECT r.user_id, r.character_name, r.kind, r.total, r.target, "
         "r.success, r.degrees, r.damage, r.id, r.character_id, coalesce(ch.is_npc, 0) "

@@ -215,3 +215,41 @@ async def test_german_next_and_refusals(world, clock, client_languages):
     await plan(world)
     shown = await world.bob.slash(world.channel, "session next")
     assert "3 Stunden" in shown.response.content and "✅ Komme (0)" in shown.response.content
+
+
+async def test_history_finds_a_sessions_rolls(world, clock):
+    ch = world.channel
+    await world.bob.slash(ch, "character create", name="Ash", sheet="Strength 3; Parry 3")
+    world.dice.push(5, 17, 12)
+    parry = {"attr_name": "Strength", "skill_name": "Parry", "vs": 20}
+    await world.bob.slash(ch, "check", **parry)  # before the session
+    await plan(world)
+    await world.alice.slash(ch, "session start")
+    await world.bob.slash(ch, "check", **parry)
+    await world.bob.slash(ch, "check", **parry, private=True)
+    await world.alice.slash(ch, "session end")
+    choices = await world.bob.autocomplete(ch, "history", "session", "war")
+    assert [c["name"] for c in choices] == ["Warrens · 2026-12-05 18:30 UTC"]
+    found = await world.bob.slash(ch, "history", session=choices[0]["value"])
+    embed = found.response.embeds[0]
+    assert embed.title.endswith("· Warrens")
+    assert embed.description.count("\n") == 0 and "23" in embed.description  # its public roll
+    gm = await world.alice.slash(ch, "history", session="Warrens")
+    assert gm.response.embeds[0].description.count("\n") == 1  # the GM sees the hidden one too
+    unknown = await world.bob.slash(ch, "history", session="Nope")
+    assert unknown.response.ephemeral and "No session" in unknown.response.content
+
+
+async def test_a_deleted_channel_gets_the_gms_a_note_once_never_a_loop(world, clock):
+    gm_room = world.guild.create_text_channel("gm-room")
+    table = world.guild.create_text_channel("table")
+    await world.alice.slash(world.channel, "campaign settings", gm_channel=gm_room)
+    await plan(world, channel=table)
+    world.guild._env.backend.delete_channel(table.id)
+    await world.env.settle()
+    clock.at(START - timedelta(minutes=10))
+    assert await sessions(world).sweep_reminders() == 0
+    note = gm_room.last_message
+    assert "the reminder for **Warrens** could not be posted" in note.content
+    assert await sessions(world).sweep_reminders() == 0
+    assert len(gm_room.history()) == 1  # not tried again
