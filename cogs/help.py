@@ -93,6 +93,14 @@ COMMANDS = {
         "in the fight. On your turn in a fight the ping carries the same buttons and **End "
         "turn**."
     ),
+    N_("Sessions"): N_(
+        "GMs: `/session plan title:Warrens date:2026-12-05 time:19:30 zone:Europe/Berlin` "
+        "(a server event too) · `/session move` · `/session cancel` · `/session start` · "
+        "`/session end` drafts the recap, posted in a thread with **Award CP** · "
+        "`/session settings reminder:15 ping:true`. Players: **Coming** / **Maybe** / **Not "
+        "coming** under its post · `/session next` in your own time zone · `/session list` · "
+        "`/history session:`."
+    ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
@@ -126,6 +134,7 @@ TOPICS = {
     "campaigns": (N_("Campaigns"), ("campaign", "history")),
     "fights": (N_("Fights"), ("fight", "health")),
     "quick": (N_("Quick play"), ("panel", "save", "r")),
+    "sessions": (N_("Sessions"), ("session",)),
     "privacy": (N_("GMs and privacy"), ("privacy",)),
 }
 """Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from storage.models import Campaign
 
 log = logging.getLogger(__name__)
+MISSING: Any = discord.utils.MISSING
 ANSWER_ID = re.compile(r"wire:ses:(?P<session>[0-9]{1,19}):(?P<answer>coming|maybe|not)")
 SWEEP_BATCH = 50
 """Sessions the reminders' sweep looks at per minute; the next sweep goes on with the rest."""
@@ -679,9 +680,6 @@ class Sessions(commands.GroupCog, group_name="session"):
             await gm_channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("Session %s: could not tell the GMs either (%s)", session.id, error)
-
-
-MISSING: Any = discord.utils.MISSING
 
 
 async def setup(bot: WireBot) -> None:

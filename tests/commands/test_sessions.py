@@ -253,3 +253,24 @@ async def test_a_deleted_channel_gets_the_gms_a_note_once_never_a_loop(world, cl
     assert "the reminder for **Warrens** could not be posted" in note.content
     assert await sessions(world).sweep_reminders() == 0
     assert len(gm_room.history()) == 1  # not tried again
+
+
+async def test_the_day_before_ping_names_the_players_who_have_not_answered(world, clock):
+    ch = world.channel
+    await world.bob.slash(ch, "character create", name="Ash", sheet="Strength 3; Parry 3")
+    await world.carol.slash(ch, "character create", name="Bo", sheet="Strength 1; Parry 2")
+    shown = await world.alice.slash(ch, "session settings", ping=True, reminder=30)
+    assert "reminder: 30 minutes before the start" in shown.response.content
+    assert "the players who have not answered are pinged" in shown.response.content
+    planned = await plan(world)
+    await world.bob.click(planned.response, label="Maybe")
+    clock.at(START - timedelta(days=1, minutes=1))
+    assert await sessions(world).sweep_reminders() == 0
+    clock.at(START - timedelta(hours=20))
+    assert await sessions(world).sweep_reminders() == 1
+    ping = world.channel.last_message
+    assert ping.content.startswith("📅 **Warrens** is <t:")
+    assert f"Not answered yet: <@{world.carol.id}> (" in ping.content
+    assert await sessions(world).sweep_reminders() == 0  # once
+    clock.at(START - timedelta(minutes=30))
+    assert await sessions(world).sweep_reminders() == 1  # then the reminder
