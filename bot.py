@@ -78,13 +78,22 @@ EXTENSIONS = (
     "cogs.retention",
     "cogs.heartbeat",
     "cogs.quickplay",
+    "cogs.sessions",
 )
 
 # View Channel, Send Messages, Embed Links: enough to post hidden-roll results in a GM channel.
 # Manage Webhooks: /say posts as the character through a webhook per channel (without it, as an
-# embed of the bot's own). Slash command answers need no channel permission at all.
+# embed of the bot's own). Manage Events: a session is listed as a scheduled event (without it,
+# the session is kept unlisted). Create Public Threads and Send Messages in Threads: a session's
+# recap goes in a thread. Slash command answers need no channel permission at all.
 INVITE_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, embed_links=True, manage_webhooks=True
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    manage_webhooks=True,
+    manage_events=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
 )
 STALE_BUTTON = N_(
     "This button no longer works (it expired, or the bot restarted). Nothing was done."
@@ -96,8 +105,9 @@ SHUTDOWN_GRACE = 10.0
 
 
 def intents() -> discord.Intents:
-    """Least intents: guild events only (no privileged intents, no members, no messages)."""
-    return discord.Intents(guilds=True)
+    """Least intents: guild events and the guild's scheduled events (a session follows its
+    event), no privileged intents, no members, no messages."""
+    return discord.Intents(guilds=True, guild_scheduled_events=True)
 
 
 class WireBot(commands.Bot):

@@ -127,6 +127,14 @@ COMMANDS = {
         "· `/counter use` · `/counter set`. GMs: `/purse currency coins:copper 10 silver 10 "
         "gold` · `/purse grant` · `/purse take` · `/purse undo` · `/counter reset`."
     ),
+    N_("Sessions"): N_(
+        "GMs: `/session plan title:Warrens date:2026-12-05 time:19:30 zone:Europe/Berlin` "
+        "(a server event too) · `/session move` · `/session cancel` · `/session start` · "
+        "`/session end` drafts the recap, posted in a thread with **Award CP** · "
+        "`/session settings reminder:15 ping:true`. Players: **Coming** / **Maybe** / **Not "
+        "coming** under its post · `/session next` in your own time zone · `/session list` · "
+        "`/history session:`."
+    ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "
         "GMs. NPC sheets are for GMs only; the table sees an NPC's totals unless "
@@ -162,6 +170,7 @@ TOPICS = {
     "fights": (N_("Fights"), ("fight", "health", "condition")),
     "quick": (N_("Quick play"), ("panel", "save", "r")),
     "gear": (N_("Gear and money"), ("gear", "purse", "counter")),
+    "sessions": (N_("Sessions"), ("session",)),
     "privacy": (N_("GMs and privacy"), ("privacy",)),
 }
 """Each topic's choice value, its title (a key of COMMANDS) and the commands it covers."""

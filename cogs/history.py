@@ -13,13 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.sessions import pick_session, played_choices
 from cogs.utils.discord_limits import EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.rolling import FREE_ROLL_SOURCE, load_roller
 from cogs.utils.text import code, inert
 from cogs.utils.tracker import pool_name
 from storage.models import HealthEntry, RollRecord, RollState
+from storage.rules_sessions import Session
 from wire.i18n import N_, tr
+from wire.sessions import State
 from wire.textcheck import clip
 
 UNSETTLED = {
@@ -104,6 +107,15 @@ def health_history_line(entry: HealthEntry, *, numbers: bool) -> str:
     return line + (" " + tr("(undone)") if entry.undone else "")
 
 
+def during(moment: datetime | None, session: Session | None) -> bool:
+    """Whether a change made at `moment` falls in the session played (any, without one)."""
+    if session is None:
+        return True
+    if moment is None or session.started_at is None:
+        return False
+    return session.started_at <= moment and (session.ended_at is None or moment <= session.ended_at)
+
+
 class History(commands.Cog):
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -114,16 +126,22 @@ class History(commands.Cog):
         user="Only this user's rolls",
         count="How many rolls (1-25, default 10)",
         public="Show the list to the channel (default: only to you)",
+        session="Only the rolls of this session",
     )
+    @app_commands.autocomplete(session=played_choices)
     async def history(
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
         count: app_commands.Range[int, 1, 25] = 10,
         public: bool = False,
+        session: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         count = max(1, min(25, count))
         roller = await load_roller(self.bot, interaction)
+        played = None
+        if session:
+            played = await pick_session(self.bot, roller, session, (State.RUNNING, State.ENDED))
         # A list the channel sees holds what the channel may see: no hidden rolls, and NPC
         # health as the table sees it, even when a GM posts it.
         is_gm = roller.campaign.is_gm(roller.user_id) and not public
@@ -133,11 +151,12 @@ class History(commands.Cog):
             user_id=user.id if user else None,
             limit=count,
             include_hidden=is_gm,
+            session_id=played.id if played else None,
         )
         health = [
             h
             for h in await self.bot.store.recent_health(roller.guild_id, roller.campaign.id, count)
-            if user is None or h.user_id == user.id
+            if (user is None or h.user_id == user.id) and during(h.created_at, played)
         ]
         numbers = is_gm or roller.campaign.show_npc_health
         dated = [(r.created_at, history_line(r)) for r in records] + [
@@ -154,6 +173,8 @@ class History(commands.Cog):
             if user
             else tr("Recent rolls in {campaign}", campaign=campaign)
         )
+        if played is not None:
+            title += " · " + inert(played.title)
         embed = discord.Embed(title=clip(title, EMBED_TITLE_MAX), colour=NEUTRAL)
         if not dated:
             embed.description = tr("No rolls yet.")

@@ -57,6 +57,9 @@ TABLES = (
     "counters",
     "gear_settings",
     "gifts",
+    "sessions",
+    "session_answers",
+    "session_settings",
     "meta",
 )
 """Every table, parents before the children whose foreign keys name them."""

@@ -57,6 +57,7 @@ from storage.rules_incharacter import RuleInCharacter
 from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
+from storage.rules_sessions import RuleSessions
 from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
@@ -73,6 +74,7 @@ class RuleStore(
     RuleCounters,
     RuleInCharacter,
     RuleSaved,
+    RuleSessions,
     RuleCharacters,
     RuleCrafting,
     RuleConditions,
@@ -419,6 +421,7 @@ class RuleStore(
             N_("characters"): "forget_user_characters",
             N_("NPCs kept for their campaigns without your id"): "forget_user_npcs",
             N_("in-character post records"): "forget_user_posts",
+            N_("answers to sessions"): "forget_user_session_answers",
             # After the characters: what is left is on other users' characters.
             N_("CP entries made anonymous"): "forget_user_cp_entries",
             N_("CP requests made anonymous"): "forget_user_cp_requests",

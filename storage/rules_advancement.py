@@ -355,6 +355,23 @@ class RuleAdvancement:
     ) -> list[tuple[Character, Totals]]:
         """Award `amount` CP (negative: a correction) to each character; GMs only. All or none:
         a correction that would leave one below what it has spent refuses the whole award."""
+        async with self._write(guild_id) as tx:
+            awarded = await self._award(
+                tx, guild_id, campaign_id, actor_id, characters, amount, reason
+            )
+        return [(sheet, totals) for sheet, totals, _entry in awarded]
+
+    async def _award(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        characters: Sequence[str | int],
+        amount: int,
+        reason: str,
+    ) -> list[tuple[Character, Totals, LedgerEntry]]:
+        """`award_cp` inside the caller's transaction: the checks, then an entry each."""
         if amount == 0 or abs(amount) > MAX_AWARD:
             raise InvalidValue(
                 "An award is 1 to {limit} CP (a correction -1 to -{limit}), not {amount}.",
@@ -368,42 +385,41 @@ class RuleAdvancement:
                 "One award reaches at most {limit} characters.", limit=MAX_AWARDED_AT_ONCE
             )
         reason = clean_reason(reason)
-        done: list[tuple[Character, Totals]] = []
-        async with self._write(guild_id) as tx:
-            await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("award CP"))
-            seen: set[int] = set()
-            for name in characters:
-                access = await self._access(tx, guild_id, campaign_id, actor_id, name)
-                if access.id in seen:
-                    continue
-                seen.add(access.id)
-                totals = await self._totals(tx, campaign_id, access.id)
-                if totals.earned + amount > MAX_EARNED:
-                    raise InvalidValue(
-                        "{name} would have earned {total} CP, over the limit of {limit}.",
-                        name=access.name,
-                        total=totals.earned + amount,
-                        limit=MAX_EARNED,
-                    )
-                if totals.available + amount < 0:
-                    raise InvalidValue(
-                        "{name} has {available} CP unspent; a correction of {amount} would "
-                        "leave less than nothing. Undo a spend first.",
-                        name=access.name,
-                        available=totals.available,
-                        amount=amount,
-                    )
-                await self._add_entry(
-                    tx,
-                    campaign_id=campaign_id,
-                    character_id=access.id,
-                    user_id=int(actor_id),
-                    kind="award",
-                    amount=amount,
-                    reason=reason,
+        done: list[tuple[Character, Totals, LedgerEntry]] = []
+        await self._require_gm(tx, guild_id, campaign_id, actor_id, N_("award CP"))
+        seen: set[int] = set()
+        for name in characters:
+            access = await self._access(tx, guild_id, campaign_id, actor_id, name)
+            if access.id in seen:
+                continue
+            seen.add(access.id)
+            totals = await self._totals(tx, campaign_id, access.id)
+            if totals.earned + amount > MAX_EARNED:
+                raise InvalidValue(
+                    "{name} would have earned {total} CP, over the limit of {limit}.",
+                    name=access.name,
+                    total=totals.earned + amount,
+                    limit=MAX_EARNED,
                 )
-                sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
-                done.append((sheet, await self._totals(tx, campaign_id, access.id)))
+            if totals.available + amount < 0:
+                raise InvalidValue(
+                    "{name} has {available} CP unspent; a correction of {amount} would "
+                    "leave less than nothing. Undo a spend first.",
+                    name=access.name,
+                    available=totals.available,
+                    amount=amount,
+                )
+            entry = await self._add_entry(
+                tx,
+                campaign_id=campaign_id,
+                character_id=access.id,
+                user_id=int(actor_id),
+                kind="award",
+                amount=amount,
+                reason=reason,
+            )
+            sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
+            done.append((sheet, await self._totals(tx, campaign_id, access.id), entry))
         return done
 
     async def active_character_ids(self, guild_id: int, campaign_id: int) -> list[int]:

@@ -160,8 +160,9 @@ class RuleRolls:
         user_id: int | None = None,
         limit: int = 10,
         include_hidden: bool = False,
+        session_id: int | None = None,
     ) -> list[RollRecord]:
-        """Newest first."""
+        """Newest first; with `session_id`, that session's only."""
         if limit <= 0:
             return []
         params: Params = {
@@ -171,8 +172,10 @@ class RuleRolls:
             "limit": min(limit, RECENT_ROLLS_MAX),
         }
         name = "recent_rolls"
+        if session_id is not None:
+            name, params["session_id"] = "recent_rolls_of_session", int(session_id)
         if user_id is not None:
-            name, params["user_id"] = "recent_rolls_of_user", int(user_id)
+            name, params["user_id"] = f"{name}_of_user", int(user_id)
         return [roll_from_row(row) for row in await self.backend.query(name, params)]
 
     async def delete_old_rolls(

@@ -149,20 +149,21 @@ def test_the_configuration_table_has_the_real_defaults(hosting):
 
 
 def test_the_invite_section_matches_the_bot(hosting):
-    import discord
-
     from bot import INVITE_PERMISSIONS, invite_link
 
-    wanted = discord.Permissions(
-        view_channel=True, send_messages=True, embed_links=True, manage_webhooks=True
-    )
-    assert INVITE_PERMISSIONS.value == wanted.value
+    granted = {name for name, on in INVITE_PERMISSIONS if on}
+    assert granted == {
+        *("read_messages", "send_messages", "embed_links", "manage_webhooks", "manage_events"),
+        *("create_public_threads", "send_messages_in_threads"),
+    }
     invite = section(hosting, "Invite link")
     for words in (
         "View Channels",
         "Send Messages",
         "Embed Links",
         "Manage Webhooks",
+        "Manage Events",
+        "Create Public Threads",
         "`bot`",
         "`applications.commands`",
         "bot.py --invite",
@@ -170,7 +171,7 @@ def test_the_invite_section_matches_the_bot(hosting):
     ):
         assert words in invite
     assert "scope=bot+applications.commands" in invite_link(1)
-    assert f"permissions={wanted.value}" in invite_link(1)
+    assert f"permissions={INVITE_PERMISSIONS.value}" in invite_link(1)
 
 
 def test_the_first_steps_make_jaimes_sheet_in_two_commands():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sql import advancement, common, conditions, gear, incharacter, saved, stats
+from storage.sql import advancement, common, conditions, gear, incharacter, saved, sessions, stats
 
 _IMPORTED_KEYS = "SELECT json_array_elements_text(:keys::json)"
 
@@ -149,6 +149,7 @@ STATEMENTS: dict[str, str] = {
     **conditions.STATEMENTS,
     **gear.STATEMENTS,
     **stats.statements(),
+    **sessions.statements(DIALECT),
 }
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|:([A-Za-z_]\w*)|[^':\"]+|.", re.S)

@@ -6,7 +6,7 @@ one statement each, whatever the import's size, which SQLite runs without taking
 
 from __future__ import annotations
 
-from storage.sql import advancement, common, conditions, gear, incharacter, saved, stats
+from storage.sql import advancement, common, conditions, gear, incharacter, saved, sessions, stats
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -74,4 +74,5 @@ STATEMENTS: dict[str, str] = {
     **conditions.STATEMENTS,
     **gear.STATEMENTS,
     **stats.statements("INDEXED BY roll_log_recent"),
+    **sessions.statements(DIALECT),
 }

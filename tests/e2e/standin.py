@@ -97,6 +97,7 @@ from .fakecord.records import (
     default_guilds,
 )
 from .fakecord.rest import RestApi
+from .fakecord.scheduled_events import ScheduledEventApi
 from .fakecord.webhooks import WebhookApi
 
 __all__ = [
@@ -156,7 +157,7 @@ __all__ = [
 log = logging.getLogger("fakecord")
 
 
-class Fakecord(RestApi, WebhookApi, GatewayServer):
+class Fakecord(RestApi, WebhookApi, ScheduledEventApi, GatewayServer):
     """An aiohttp server imitating Discord's API v10 and gateway on 127.0.0.1.
 
     Use it from the test's event loop::

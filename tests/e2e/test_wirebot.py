@@ -76,6 +76,7 @@ EXPECTED_COMMANDS = {
     "r",
     "roll",
     "save",
+    "session",
     "say",
     "me",
     "Edit post",  # message context menus

@@ -215,6 +215,7 @@ async def test_delete_user_data_across_guilds(
         "characters": 2,
         "NPCs kept for their campaigns without your id": 1,
         "in-character post records": 0,  # tests/storage/test_storage_incharacter.py has some
+        "answers to sessions": 0,  # tests/storage/test_storage_sessions.py has some
         "CP entries made anonymous": 0,  # tests/storage/test_storage_advancement.py has some
         "CP requests made anonymous": 0,
         "purse entries made anonymous": 0,  # tests/storage/test_storage_gear.py has some

@@ -35,6 +35,7 @@ from wire.conditions import Effect, Target, Timing
 from wire.dice import Die, DieSource
 from wire.gear import Currency
 from wire.initiative import Initiative
+from wire.sessions import Answer
 from wire.sheet import Weapon
 
 
@@ -65,6 +66,14 @@ async def _fill(store: SqliteStore) -> None:
     gone = await store.create_character(GUILD, campaign.id, GM, "Gone", owner_id=GM)
     await store.set_active_character(GUILD, campaign.id, PLAYER, "Ash")
     climb = {"name": "check", "options": {"attr_name": "Strength", "skill_name": "Climbing"}}
+    # A session running while the rolls, the fight and the CP entries below are made: they
+    # carry its id; one more planned, answered, and the campaign's session settings.
+    start = datetime.now(UTC) + timedelta(days=1)
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", start, 180, CHANNEL)
+    await store.start_session(GUILD, session.id, GM)
+    later = await store.plan_session(GUILD, campaign.id, GM, "Later", start, 60, CHANNEL)
+    await store.answer_session(GUILD, later.id, PLAYER, Answer.COMING)
+    await store.set_session_settings(GUILD, campaign.id, GM, zone_name="Europe/Berlin", nudge=True)
     await store.save_roll(GUILD, campaign.id, PLAYER, ash.id, "climb", climb, "Up")
     await store.save_roll(GUILD, campaign.id, PLAYER, ash.id, "gone", climb)
     await store.delete_saved_roll(GUILD, campaign.id, PLAYER, ash.id, "gone")  # an id gap
@@ -185,9 +194,7 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert (
-            len(with_ids) == 17
-        )  # character points', saved rolls', gear's tables, condition_presets
+        assert len(with_ids) == 18  # CP's, saved rolls', conditions', gear's and sessions' tables
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

@@ -372,7 +372,12 @@ class PayloadBuilder(FakecordState):
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
-            "guild_scheduled_events": [],
+            # What the guild has planned (fakecord/scheduled_events.py), as Discord sends it.
+            "guild_scheduled_events": [
+                dict(e)
+                for e in getattr(self, "scheduled_events", {}).values()
+                if e["guild_id"] == str(g.id)
+            ],
             "soundboard_sounds": [],
         }
 

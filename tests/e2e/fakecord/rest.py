@@ -91,6 +91,7 @@ class RestApi(FaultInjector, MessageStore):
         for method, path, handler in routes:
             app.router.add_route(method, p + path, handler)
         self._add_webhook_routes(app, p)  # type: ignore[attr-defined]  # fakecord/webhooks.py
+        self._add_event_routes(app, p)  # type: ignore[attr-defined]  # fakecord/scheduled_events.py
         app.router.add_route("*", "/{tail:.*}", self._unknown)
 
     # ---------------------------------------------------------------- plumbing
