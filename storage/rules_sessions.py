@@ -390,6 +390,10 @@ class RuleSessions:
                     title=session.title,
                     state=Problem(STATE_WORDS[session.state]),
                 )
+            if statement == "session_end":  # the counters that fill at a session's end (#36)
+                await tx.execute(
+                    "counters_reset_after_session", {"campaign_id": session.campaign_id}
+                )
             return await self._session(tx, guild_id, session_id)
 
     async def move_session(

@@ -368,3 +368,21 @@ async def test_a_player_imports_no_money_into_a_purse(store, table) -> None:
     assert (await store.gear(GUILD, campaign.id, PLAYER, "Ash")).purse.balance == 10
     await store.import_data(GUILD, campaign.id, GM, document, replace=True)
     assert (await store.gear(GUILD, campaign.id, PLAYER, "Ash")).purse.balance == 10**9
+
+
+async def test_a_sessions_end_fills_the_session_counters(store, table) -> None:
+    """A counter that fills at a session's end fills when /session end ends one (issue 36
+    with issue 33): before sessions existed only a GM's `/counter reset` could say so."""
+    from datetime import UTC, datetime, timedelta
+
+    campaign, _ash, _bram, _goblin = table
+    await store.add_counter(GUILD, campaign.id, PLAYER, "Ash", "Luck", 3, 0, Reset.SESSION)
+    await store.add_counter(GUILD, campaign.id, PLAYER, "Ash", "Arrows", 20, 2, Reset.FIGHT)
+    start = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", start, 180, CHANNEL)
+    await store.start_session(GUILD, session.id, GM)
+    values = {c.name: c.value for c in (await store.gear(GUILD, campaign.id, GM, "Ash")).counters}
+    assert values == {"Arrows": 2, "Luck": 0}
+    await store.end_session(GUILD, session.id, GM)
+    values = {c.name: c.value for c in (await store.gear(GUILD, campaign.id, GM, "Ash")).counters}
+    assert values == {"Arrows": 2, "Luck": 3}
