@@ -97,18 +97,15 @@ COMMANDS = {
     ),
     N_("Fights"): N_(
         "GM: `/fight start name:Ambush` posts the tracker; players `/fight join`; "
-        "`/fight add npc:Goblin count:3` adds Goblin 1-3, each with its own health. "
-        "**Next turn** or `/fight next` moves on (the next player is pinged). "
-        "`/attack weapon:Long sword target:Goblin 2` applies the damage by itself. A player "
-        "attacks on their own turn, once unless `/campaign settings attacks_per_turn:` (0: any) "
-        "or `out_of_turn:true` says otherwise; a GM grants one attack out of turn with "
-        "`/fight reaction combatant:Jaime`. Defences, checks and `/roll` are never limited. "
-        "`/fight effect combatant:Goblin 2 name:Prone modifier:-2 applies_to:All defences "
-        "rounds:2`: a condition of the table's own, on the rolls it names, counted down on its "
-        "turns (`/fight cure` ends it; GMs name the table's own with `/condition save`) · "
-        "`/fight show` · `/fight remove` · `/fight end` (a summary). "
-        "`/health damage|heal|set target amount pool` for the rest; `/health undo` (GMs). "
-        "`/character health` sets armour, willpower and overrides."
+        "`/fight add npc:Goblin count:3` adds Goblin 1-3. **Next turn** or `/fight next` moves "
+        "on. `/attack weapon:Long sword target:Goblin 2` applies the damage. A player attacks "
+        "on their own turn, once (`/campaign settings attacks_per_turn:` 0: any; "
+        "`out_of_turn:true`); a GM grants one out of turn with `/fight reaction`. Defences, "
+        "checks and `/roll` are never limited. `/fight effect combatant:Goblin 2 name:Prone "
+        "modifier:-2 applies_to:All defences rounds:2` changes the rolls it names "
+        "(`/fight cure` ends it; `/condition save` names the table's own) · `/fight show` · "
+        "`/fight remove` · `/fight end`. `/health damage|heal|set` · `/health undo` (GMs) · "
+        "`/character health`."
     ),
     N_("Quick play"): N_(
         "**Save** under a roll (or `/save name:climb`) keeps it; `/r name:climb mod:2` rolls it "
@@ -190,9 +187,7 @@ def help_embed(topic: str | None = None) -> discord.Embed:
         return discord.Embed(title=tr(title), description=tr(COMMANDS[title]), colour=NEUTRAL)
     embed = discord.Embed(
         title=tr("WIRE bot"),
-        description=tr(
-            "Rolls for WIRE with degrees of success, damage and the odds before the roll."
-        ),
+        description=tr("Rolls for WIRE: degrees of success, damage and the odds before the roll."),
         colour=NEUTRAL,
     )
     for title, commands_shown in TOPICS.values():

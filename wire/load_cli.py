@@ -24,7 +24,9 @@ def add_load_parser(sub: Any) -> None:
         "load",
         help="an exported sheet's carried load against (Strength + Resolve) x 2 kg",
     )
-    load.add_argument("--sheet", type=Path, metavar="FILE", required=True)
+    load.add_argument(
+        "--sheet", type=Path, metavar="FILE", required=True, help="a /character export file"
+    )
     load.add_argument("--character", metavar="NAME", help="one character of a campaign file")
     load.add_argument("--json", action="store_true", help="print one JSON object")
 

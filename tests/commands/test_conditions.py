@@ -5,7 +5,7 @@ defences" on a goblin and "Blessed: +1 to attacks" on Jaime, and the rolls chang
 from __future__ import annotations
 
 from tests.commands.conftest import embed_of, field
-from tests.commands.test_fights import fight_table, line_of, tracker
+from tests.commands.test_fights import any_attacks, fight_table, line_of, tracker
 
 
 async def effect(world, user, **options):
@@ -14,6 +14,7 @@ async def effect(world, user, **options):
 
 async def test_a_prone_goblins_parry_is_worse_and_the_hit_deals_more(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     world.dice.push(9)  # Jaime 9 + 3 + 5 = 17 against the goblin's take 10 + 1 + 2 = 13
     plain = embed_of(
         await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Goblin 1")
@@ -34,6 +35,7 @@ async def test_a_prone_goblins_parry_is_worse_and_the_hit_deals_more(world):
 
 async def test_a_prone_players_parry_names_the_condition_in_its_breakdown(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.carol, combatant="Ser Carol", name="Prone", modifier=-2,
                  applies_to="parry")  # fmt: skip
     world.dice.push(15)
@@ -52,6 +54,7 @@ async def test_a_prone_players_parry_names_the_condition_in_its_breakdown(world)
 
 async def test_a_blessed_players_attack_is_better(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.alice, combatant="Jaime", name="Blessed", modifier=1,
                  applies_to="attack", rounds=2)  # fmt: skip
     world.dice.push(10)  # 10 + 3 + 5 + 1 = 19 against 13: 3 DoS (2 without the blessing)
@@ -67,6 +70,7 @@ async def test_a_blessed_players_attack_is_better(world):
 
 async def test_a_condition_on_checks_of_one_stat_and_damage_taken(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.bob, combatant="Jaime", name="Weakened", modifier=-3,
                  applies_to="check", stat="strength")  # fmt: skip
     world.dice.push(10)
@@ -85,6 +89,7 @@ async def test_a_condition_on_checks_of_one_stat_and_damage_taken(world):
 
 async def test_conditions_end_on_their_turn_and_the_turn_line_says_so(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await world.alice.slash(world.channel, "fight next")  # Ser Carol, then Jaime, Goblin 1...
     await effect(world, world.alice, combatant="Goblin 1", name="Stunned", modifier=-4,
                  rounds=1, counted="start")  # fmt: skip
@@ -102,6 +107,7 @@ async def test_conditions_end_on_their_turn_and_the_turn_line_says_so(world):
 
 async def test_a_hidden_condition_is_for_gms_only_and_still_counts(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     refused = await effect(world, world.bob, combatant="Jaime", name="Cursed", hidden=True)
     assert refused.response.ephemeral and "Only a GM" in refused.response.content
     put = await effect(world, world.alice, combatant="Goblin 1", name="Enraged", modifier=3,
@@ -128,6 +134,7 @@ async def test_a_hidden_condition_is_for_gms_only_and_still_counts(world):
 
 async def test_limits_are_refused_with_what_to_do(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     long = await effect(world, world.alice, combatant="Goblin 1", name="x" * 41)
     assert long.response.ephemeral and "at most 40 characters" in long.response.content
     stat = await effect(world, world.alice, combatant="Goblin 1", name="Prone", stat="Strength")
@@ -145,6 +152,7 @@ async def test_limits_are_refused_with_what_to_do(world):
 
 async def test_cure_ends_a_condition_and_its_modifier_goes(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.alice, combatant="Goblin 1", name="Prone", modifier=-2,
                  applies_to="defence")  # fmt: skip
     cured = await world.alice.slash(world.channel, "fight cure", combatant="Goblin 1",
@@ -162,6 +170,7 @@ async def test_cure_ends_a_condition_and_its_modifier_goes(world):
 
 async def test_conditions_survive_a_restart(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.alice, combatant="Goblin 1", name="Prone", modifier=-2,
                  applies_to="defence", rounds=3)  # fmt: skip
     await world.restart()
@@ -175,6 +184,7 @@ async def test_conditions_survive_a_restart(world):
 
 async def test_a_condition_in_german(world, client_languages):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     client_languages.set(world.alice, "de")
     put = await effect(world, world.alice, combatant="Goblin 1", name="Liegend", modifier=-2,
                        applies_to="defence", rounds=2)  # fmt: skip
@@ -186,6 +196,7 @@ async def test_a_condition_in_german(world, client_languages):
 
 async def test_defence_odds_show_the_chance_with_and_without_the_condition(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     alice, channel = world.alice, world.channel
     await effect(world, alice, combatant="Goblin 1", name="Prone", modifier=-2,
                  applies_to="defence")  # fmt: skip
@@ -202,6 +213,7 @@ async def test_defence_odds_show_the_chance_with_and_without_the_condition(world
 
 async def test_odds_count_the_rollers_conditions(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     before = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
     await effect(world, world.bob, combatant="Jaime", name="Blessed", modifier=1,
                  applies_to="attack")  # fmt: skip
@@ -212,6 +224,7 @@ async def test_odds_count_the_rollers_conditions(world):
 
 async def test_a_campaigns_named_condition_is_offered_and_fills_in_the_rest(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     alice, channel = world.alice, world.channel
     empty = await alice.slash(channel, "condition list")
     assert "WIRE defines none" in empty.response.content
@@ -239,6 +252,7 @@ async def test_a_campaigns_named_condition_is_offered_and_fills_in_the_rest(worl
 
 async def test_named_conditions_in_german(world, client_languages):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     client_languages.set(world.alice, "de")
     saved = await world.alice.slash(world.channel, "condition save", name="Liegend",
                                     modifier=-2, applies_to="parry")  # fmt: skip
@@ -249,6 +263,7 @@ async def test_named_conditions_in_german(world, client_languages):
 
 async def test_an_initiative_condition_moves_its_bearer_in_the_order(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.alice, combatant="Goblin 3", name="Quickened", modifier=5,
                  applies_to="initiative")  # fmt: skip
     assert line_of(world, "Goblin 3").startswith("· ` 17` **Goblin 3**")  # 12 + 5
@@ -258,6 +273,7 @@ async def test_an_initiative_condition_moves_its_bearer_in_the_order(world):
 
 async def test_an_npc_whose_parry_a_condition_spoils_dodges_instead(world):
     await fight_table(world)
+    await any_attacks(world)  # what a condition does, not whose turn it is
     await effect(world, world.alice, combatant="Goblin 1", name="Disarmed", modifier=-4,
                  applies_to="parry")  # fmt: skip
     world.dice.push(9)  # 17 against a dodge of 10 + Reaction 0 + Dodge 0 (the parry: 10 - 1)

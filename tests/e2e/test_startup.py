@@ -46,8 +46,10 @@ def test_invite_link_has_both_scopes_and_least_permissions(tmp_path):
     link = result.stdout.strip()
     assert f"client_id={client_id}" in link
     assert "scope=bot+applications.commands" in link
-    # View Channel + Send Messages + Embed Links + Manage Webhooks (1024 + 2048 + 16384 + 2**29)
-    assert "permissions=536890368" in link
+    # View Channel + Send Messages + Embed Links + Manage Webhooks (1024 + 2048 + 16384 + 2**29),
+    # and for sessions Manage Events + Create Public Threads + Send Messages in Threads
+    # (2**33 + 2**35 + 2**38)
+    assert f"permissions={536890368 + 2**33 + 2**35 + 2**38}" in link
     assert token not in result.stdout + result.stderr
 
 
