@@ -61,6 +61,9 @@ async def test_conditions_change_the_rolls_and_end_on_their_turn(
     blessed = await c("fight", {"combatant": "Aria", "name": "Blessed", "modifier": 1,
                       "applies_to": "attack", "rounds": 2}, sub="effect")  # fmt: skip
     assert blessed.content == "**Aria**: Blessed +1 attacks, for 2 rounds."
+    # Aria has made her turn's one attack: the GM grants her a second as a reaction.
+    granted = await c("fight", {"combatant": "Aria"}, sub="reaction")
+    assert "Aria" in granted.content
     hit = await c("attack", {"weapon": "Sword", "target": "Goblin 1", "roll": 6}, by=PLAYER_A)
     assert field(hit.embeds[0], "Modifiers") == "Strength +3, Swords +5, Blessed +1"
     assert field(hit.embeds[0], "Total") == "**15** vs defence 13"

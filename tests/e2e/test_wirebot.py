@@ -58,6 +58,7 @@ EXPECTED_COMMANDS = {
     "campaign",
     "character",
     "check",
+    "condition",
     "contest",
     "counter",
     "cp",
