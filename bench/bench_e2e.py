@@ -57,8 +57,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import psutil
+if TYPE_CHECKING:
+    import psutil
 
 from bench.bench_storage import (
     CAMPAIGNS_PER_GUILD,
@@ -146,6 +148,15 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def bot_process(pid: int) -> psutil.Process:
+    """The bot's process, to read its CPU and memory. psutil is imported here, not at the top:
+    it is in requirements-bench.txt, and tests/e2e/test_soak.py imports this module (through
+    bench.soak) from the tests' install, which has no psutil."""
+    import psutil
+
+    return psutil.Process(pid)
+
+
 def cpu_seconds(process: psutil.Process | None) -> float:
     """User + system CPU of `process` (all its threads), or of this process (the stand-in)."""
     if process is None:
@@ -213,7 +224,7 @@ async def run_bot(
     proc = await launch(standin, bot, db, log, **extra_env)
     await standin.wait_ready(60.0, after=before)
     # The launcher runs the bot in its own process (runpy), so its pid is the bot's.
-    row = await measure(standin, make, count, in_flight, bot=psutil.Process(proc.pid))
+    row = await measure(standin, make, count, in_flight, bot=bot_process(proc.pid))
     row["exit"] = await stop(proc)  # -9: it did not exit on SIGTERM within 20 s
     found = BATCHES.search(plain_log(log.read_text(errors="replace")))
     row["batches"] = found.group(1) if found else ""
@@ -337,7 +348,7 @@ async def footprint(guild_count: int, work: Path, shards: int) -> tuple[float, f
             ready_after = time.perf_counter() - started
             await asyncio.sleep(1.0)
             # The launcher runs the bot in its own process (runpy), so its pid is the bot's.
-            process = psutil.Process(proc.pid)
+            process = bot_process(proc.pid)
             rss = process.memory_info().rss / 2**20
             before = process.cpu_times()
             await asyncio.sleep(10.0)
