@@ -434,11 +434,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def close_on_signals(loop: asyncio.AbstractEventLoop, bot: WireBot) -> bool:
+    """SIGINT and SIGTERM close the bot cleanly (interactions in flight finish, the database
+    closes). Windows' event loop takes no signal handlers: there Ctrl+C arrives as
+    KeyboardInterrupt, which `main` turns into the same clean stop. Returns whether the handlers
+    are in place."""
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    except NotImplementedError:
+        return False
+    return True
+
+
 async def run(config: Config, force_sync: bool) -> int:
     bot = make_bot(config, force_sync=force_sync)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    close_on_signals(asyncio.get_running_loop(), bot)
     collector.tune()  # this process's collector (cogs/utils/collector.py says why)
     freezer: asyncio.Task[None] | None = None
     try:
@@ -508,7 +519,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             config.shard_count,
         )
     started = time.monotonic()
-    code = asyncio.run(run(config, args.sync))
+    try:
+        code = asyncio.run(run(config, args.sync))
+    except KeyboardInterrupt:  # Windows' Ctrl+C: `async with bot` has closed it on the way out
+        code = 0
     log.info("Stopped after %.0f s.", time.monotonic() - started)
     return code
 

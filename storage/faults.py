@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import resource
+import shutil
 import sqlite3
 import time
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows has no resource module, nor a file-size limit to read
+    resource = None  # type: ignore[assignment]
 
 from storage.errors import Damaged, StorageError, StorageFull, Unavailable
 from wire.i18n import N_
@@ -92,11 +96,13 @@ def no_room(path: Path) -> bool:
     """Whether the database's disk is (nearly) full, or its files at the size limit this
     process may write (RLIMIT_FSIZE, `ulimit -f`; a write past it fails with EFBIG)."""
     try:
-        stats = os.statvfs(path.parent)
+        free = shutil.disk_usage(path.parent).free  # statvfs's f_bavail on POSIX; Windows too
     except OSError:
         return False
-    if stats.f_bavail * stats.f_frsize < NEARLY_FULL_BYTES:
+    if free < NEARLY_FULL_BYTES:
         return True
+    if resource is None:
+        return False
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
     if limit == resource.RLIM_INFINITY:
         return False

@@ -1,9 +1,10 @@
 """The Docker files' invariants, checked without a Docker engine.
 
-No image is built here (the machines that run the tests have no Docker), so the files are read
-instead: the bot runs as a non-root user, its data is on a volume, the health check checks
+No image is built here (the machines that run the tests have no Docker engine), so the files are
+read instead: the bot runs as a non-root user, its data is on a volume, the health check checks
 something real, no secret reaches the image, the dependencies are installed exactly as `make run`
-installs them, and compose restarts the bot and keeps its data.
+installs them, and compose restarts the bot and keeps its data. Compose itself (the v2 plugin or
+Debian's v1 docker-compose, which .ci/run installs) reads the compose file too, at the end.
 """
 
 from __future__ import annotations
@@ -717,3 +718,54 @@ def test_the_shard_bots_health_check_needs_the_heartbeat_and_postgresql(
         assert run_healthcheck(docker, postgres_database, tmp_path / "none").returncode == 1
     finally:
         os.environ.pop("PGPASSWORD", None)
+
+
+# ---- compose's own reading of the file --------------------------------------------------------
+
+
+def compose_command() -> list[str] | None:
+    """`docker compose` (the v2 plugin) where it runs, else the v1 `docker-compose`, else None."""
+    candidates = (["docker", "compose"], ["docker-compose"])
+    for command in candidates:
+        try:
+            found = subprocess.run([*command, "version"], capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if found.returncode == 0:
+            return command
+    return None
+
+
+def compose_config(command: list[str], folder: Path, *args: str) -> str:
+    """What compose makes of the files in `folder`: the merged, interpolated configuration."""
+    done = subprocess.run(
+        [*command, *args, "config"], cwd=folder, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, f"compose refused the file:\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.mark.parametrize("password", ["plain", "p@ss:w/rd#%?&="])
+def test_compose_itself_reads_the_file_and_passes_the_password_whole(tmp_path, password):
+    """The reader above is ours; this asks compose (`docker compose config`, or v1's
+    `docker-compose config`) to read the same files with a host's .env, for both profiles,
+    and checks that a password with URL-breaking characters reaches the bots unchanged. CI
+    installs compose (.ci/run); elsewhere a machine without it skips this one test."""
+    command = compose_command()
+    if command is None:
+        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+            pytest.fail("compose is required in CI (CI=true): .ci/run installs it", pytrace=False)
+        pytest.skip("neither `docker compose` nor `docker-compose` is installed")
+    for name in ("docker-compose.yml", "Dockerfile", ".env.example"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    env = (ROOT / ".env.example").read_text()
+    env = env.replace("# POSTGRES_PASSWORD=", f"POSTGRES_PASSWORD='{password}'")
+    (tmp_path / ".env").write_text(env + "DISCORD_TOKEN=not-a-real-token\n")
+
+    assert "wire-bot:" in compose_config(command, tmp_path)
+    with_postgres = compose_config(command, tmp_path, "--profile", "postgres")
+    for name in ("postgres:", *(f"{bot}:" for bot in POSTGRES_BOTS)):
+        assert name in with_postgres, f"{name} missing from the postgres profile"
+    passed = re.findall(r"PGPASSWORD: (.*)", with_postgres)
+    assert len(passed) == len(POSTGRES_BOTS)
+    assert {value.strip().strip("'\"") for value in passed} == {password}
