@@ -1,8 +1,8 @@
 """Gear in export files (format version 3): items, purse and counters, and the currency.
 
-Kept beside storage/transfer.py, which calls these; pure functions, no database. Version 3 adds,
-all optional (a version 1 or 2 file is a version 3 file without them, and still imports; an
-export without gear is written as before)::
+Part of storage/transfer/ (document.py and export.py call these); pure functions, no
+database. Version 3 adds, all optional (a version 1 or 2 file is a version 3 file without them,
+and still imports; an export without gear is written as before)::
 
     "campaign": {
       ...,
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.models_gear import NOTE_MAX, GearSettings, Purse
-from storage.transfer_advancement import Checker
+from storage.transfer.problems import Checker
 from storage.validation import int_problem, name_problem
 from wire.errors import RulesError
 from wire.gear import (
