@@ -18,8 +18,12 @@ from storage.errors import NameTaken, PermissionDenied
 from storage.models import ImportClash, ImportOutcome
 from storage.rows import character_from_row, json_text
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
+from storage.transfer.export import version4_parts
+from storage.transfer.format import MAX_IMPORT_SESSIONS
 from storage.transfer.rows import ImportRows, import_portraits, import_rows
+from storage.transfer.writing import import_conditions, import_sessions
 from wire.i18n import N_
+from wire.sessions import State
 from wire.sheet import Character
 
 IMPORT_REST_MAX = 1.0
@@ -75,6 +79,10 @@ class RuleTransfer:
     get_character: Any
     gear_for_export: Any
     _import_gear: Any
+    condition_presets: Any
+    sessions_in: Any
+    session_answers: Any
+    session_settings: Any
 
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
         """Versioned JSON-ready dict (see storage/transfer/format.py for the format)."""
@@ -105,6 +113,22 @@ class RuleTransfer:
             saved=saved,
             gear=gear,
             currency=currency,
+            version4=await self._version4_for_export(guild_id, campaign_id),
+        )
+
+    async def _version4_for_export(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
+        """The campaign's named conditions, session settings and sessions (the newest
+        MAX_IMPORT_SESSIONS, what an import takes), each session with its answers."""
+        sessions = []
+        for states in ((State.PLANNED, State.RUNNING), (State.ENDED, State.CANCELLED)):
+            sessions += await self.sessions_in(guild_id, campaign_id, states, MAX_IMPORT_SESSIONS)
+        sessions.sort(key=lambda s: (s.start, s.id), reverse=True)
+        sessions = sessions[:MAX_IMPORT_SESSIONS]
+        return version4_parts(
+            await self.condition_presets(guild_id, campaign_id),
+            sessions,
+            {s.id: await self.session_answers(guild_id, s.id) for s in sessions},
+            await self.session_settings(guild_id, campaign_id),
         )
 
     async def import_data(
@@ -115,6 +139,7 @@ class RuleTransfer:
         data: ImportPlan | dict[str, Any] | bytes | str,
         *,
         replace: bool = False,
+        channel_id: int | None = None,
     ) -> list[Character]:
         """Import a character or campaign export into this campaign; the sheets as stored.
 
@@ -126,11 +151,18 @@ class RuleTransfer:
         `replace` (owner/GM rules still apply; a replaced sheet keeps its id and owner).
 
         The write is one transaction of a few statements whatever the import's size, and
-        imports take turns, so a roll waits for one import's write at most.
+        imports take turns, so a roll waits for one import's write at most. `channel_id`: where
+        the import was made, the channel of the sessions it brings (None: none, 0).
         """
         plan = data if isinstance(data, ImportPlan) else await read_import(data)
         outcome = await self._import_turn_of(
-            guild_id, campaign_id, actor_id, plan, replace=replace, skip=False
+            guild_id,
+            campaign_id,
+            actor_id,
+            plan,
+            replace=replace,
+            skip=False,
+            channel_id=channel_id,
         )
         return outcome.imported
 
@@ -143,6 +175,7 @@ class RuleTransfer:
         *,
         replace: bool = False,
         overwrite: Collection[int] = (),
+        channel_id: int | None = None,
     ) -> ImportOutcome:
         """Import what does not clash, and say what was left out: an import as the bot and
         the CLI make it.
@@ -161,6 +194,7 @@ class RuleTransfer:
             replace=replace,
             skip=True,
             overwrite=frozenset(overwrite),
+            channel_id=channel_id,
         )
 
     async def import_clashes(
@@ -227,6 +261,7 @@ class RuleTransfer:
         replace: bool,
         skip: bool,
         overwrite: frozenset[int] = frozenset(),
+        channel_id: int | None = None,
     ) -> ImportOutcome:
         """`skip`: a clash the actor may not replace (or did not ask to) is left out and the
         rest imported; else any clash refuses the whole import unless `replace`. A GM replaces
@@ -256,6 +291,9 @@ class RuleTransfer:
             replaced = [_clash(row) for row in clashes]
             await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
             await self._check_rooms(tx, campaign_id, sheets, {row[0] for row in clashes})
+            if plan.kind == "campaign":  # the campaign's own, whatever its sheets
+                await import_conditions(tx, guild_id, campaign_id, plan.conditions)
+                await import_sessions(tx, campaign, actor_id, plan, channel_id or 0)
             if not sheets:
                 return ImportOutcome([], left_out, [])
             written = await _write_sheets(tx, campaign_id, actor_id, rows, sheets, bool(clashes))

@@ -1,5 +1,6 @@
 """Export and import of characters and campaigns as versioned JSON: the format and its checks,
-pure functions without a database (the store, storage/rules_transfer.py, calls them).
+pure functions without a database but for rows.py and writing.py (the store,
+storage/rules_transfer.py, calls them).
 
 One module a part:
 
@@ -12,8 +13,9 @@ One module a part:
 | `checker.py`, `problems.py` | the checker, and a problem's path and phrase |
 | `sheets.py`, `saved.py` | a sheet, its saved rolls |
 | `advancement.py`, `gear.py` | character points (version 2), gear (version 3) |
+| `conditions.py`, `sessions.py` | a campaign's named conditions and its sessions (version 4) |
 | `plan.py` | the validated import the store writes |
-| `rows.py` | the plan's sheets as the rows the import's statements take |
+| `rows.py`, `writing.py` | the database side: the sheets' rows; named conditions and sessions |
 """
 
 from storage.transfer.document import check_import, parse_import, read_import

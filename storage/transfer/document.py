@@ -20,6 +20,7 @@ from storage.transfer.advancement import (
     check_ledger,
 )
 from storage.transfer.checker import ImportChecker
+from storage.transfer.conditions import check_conditions
 from storage.transfer.format import (
     BODY_FIELDS,
     CAMPAIGN_FIELDS,
@@ -30,6 +31,8 @@ from storage.transfer.format import (
     MAX_IMPORT_CHARACTERS,
     POINTS_VERSION,
     READ_VERSIONS,
+    SESSIONS_FIELDS,
+    SESSIONS_VERSION,
     VERSION,
 )
 from storage.transfer.gear import check_currency
@@ -44,6 +47,7 @@ from storage.transfer.problems import (
     show_value,
 )
 from storage.transfer.reading import load
+from storage.transfer.sessions import SettingsData, check_sessions, check_settings
 from storage.transfer.sheets import check_character
 from storage.validation import Problem, expected_text, name_problem, type_name
 from wire.i18n import N_
@@ -102,6 +106,8 @@ def _header(checker: ImportChecker, document: dict[str, Any]) -> str | None:
     body = (body or ("character", "campaign", "characters")) + (
         ("campaign", "ledger") if checker.version >= POINTS_VERSION else ()
     )
+    if kind == "campaign" and checker.version >= SESSIONS_VERSION:
+        body += ("sessions",)
     checker.obj(document, "", HEADER_FIELDS + body)
     if document.get("format") != FORMAT:
         checker.problem(
@@ -182,6 +188,11 @@ def _campaign_document(checker: ImportChecker, document: dict[str, Any]) -> Impo
         return None
     v2 = checker.version >= POINTS_VERSION
     advancement = _advancement(checker, document, settings, sheets) if v2 else None
+    sessions = (
+        check_sessions(checker, document["sessions"], "sessions")
+        if "sessions" in document and checker.version >= SESSIONS_VERSION
+        else ()
+    )
     return ImportPlan(
         "campaign",
         sheets,
@@ -191,6 +202,9 @@ def _campaign_document(checker: ImportChecker, document: dict[str, Any]) -> Impo
         saved_rolls=tuple(checker.saved.items()),
         gear=tuple(checker.gear.items()),
         currency=found.currency,
+        conditions=found.conditions,
+        sessions=sessions,
+        session_settings=found.session_settings,
     )
 
 
@@ -201,12 +215,15 @@ class _CampaignSettings:
     name: str | None = None
     npc_take10: bool | None = None
     currency: Any = None
+    conditions: tuple[Any, ...] = ()
+    session_settings: SettingsData | None = None
 
 
 def _campaign_settings(checker: ImportChecker, settings: Any) -> _CampaignSettings:
     found = _CampaignSettings()
     fields = CAMPAIGN_FIELDS + (ADVANCEMENT_FIELDS if checker.version >= POINTS_VERSION else ())
     fields += ("currency",) if checker.version >= GEAR_VERSION else ()
+    fields += SESSIONS_FIELDS if checker.version >= SESSIONS_VERSION else ()
     if settings is None or checker.obj(settings, "campaign", fields) is None:
         return found
     if "name" in settings:
@@ -219,6 +236,15 @@ def _campaign_settings(checker: ImportChecker, settings: Any) -> _CampaignSettin
         found.npc_take10 = checker.boolean(settings["npc_take10"], "campaign.npc_take10")
     if "currency" in settings and checker.version >= GEAR_VERSION:
         found.currency = check_currency(checker, settings["currency"], "campaign.currency")
+    if checker.version >= SESSIONS_VERSION:
+        if "conditions" in settings:
+            found.conditions = check_conditions(
+                checker, settings["conditions"], "campaign.conditions"
+            )
+        if "session_settings" in settings:
+            found.session_settings = check_settings(
+                checker, settings["session_settings"], "campaign.session_settings"
+            )
     return found
 
 

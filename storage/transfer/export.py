@@ -10,8 +10,12 @@ from typing import Any
 from storage.models import Campaign
 from storage.models_advancement import Advancement, LedgerEntry
 from storage.transfer.advancement import advancement_data, ledger_data
-from storage.transfer.format import FORMAT, GEAR_VERSION, POINTS_VERSION, VERSION
+from storage.transfer.conditions import condition_list
+from storage.transfer.format import FORMAT, GEAR_VERSION, POINTS_VERSION, SESSIONS_VERSION, VERSION
+from storage.transfer.sessions import sessions_list, settings_data
+from wire.conditions import Effect
 from wire.health import DamageKind
+from wire.sessions import Answer
 from wire.sheet import Character, Weapon
 
 
@@ -112,6 +116,21 @@ def character_document(
     return document
 
 
+def version4_parts(
+    conditions: Sequence[Effect],
+    sessions: Sequence[Any],
+    answers: Mapping[int, Mapping[int, Answer]],
+    settings: Any,
+) -> dict[str, Any]:
+    """What version 4 adds to a campaign file: its named conditions and session settings (in
+    the "campaign" object) and its sessions; empty where the table has none of them."""
+    return {
+        "conditions": condition_list(conditions),
+        **settings_data(settings),
+        "sessions": sessions_list(sessions, answers),
+    }
+
+
 def campaign_document(
     campaign: Campaign,
     characters: list[Character],
@@ -121,10 +140,13 @@ def campaign_document(
     saved: Mapping[int, Sequence[Any]] | None = None,
     gear: Mapping[int, Mapping[str, Any]] | None = None,
     currency: Mapping[str, Any] | None = None,
+    version4: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`saved`: each character's saved rolls, by its id; `gear` each one's gear, `currency`
-    the campaign's (storage/transfer/gear.py)."""
+    the campaign's (storage/transfer/gear.py); `version4` what version 4 adds, as
+    `version4_parts` gives it."""
     saved, gear, currency = saved or {}, gear or {}, currency or {}
+    added = {key: value for key, value in (version4 or {}).items() if value}
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
@@ -132,6 +154,7 @@ def campaign_document(
             ledger_data(ledger, {c.id: c.name for c in characters}),
         )
     version = _with_gear(version, gear, currency)
+    version = SESSIONS_VERSION if added else version
     document = {
         **_header("campaign", now, version),
         "campaign": {
@@ -139,9 +162,12 @@ def campaign_document(
             "npc_take10": campaign.npc_take10,
             **settings,
             **currency,
+            **{k: v for k, v in added.items() if k != "sessions"},
         },
         "characters": [character_data(c, saved.get(c.id, ()), gear.get(c.id)) for c in characters],
     }
     if entries:
         document["ledger"] = entries
+    if "sessions" in added:
+        document["sessions"] = added["sessions"]
     return document

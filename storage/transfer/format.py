@@ -6,7 +6,9 @@ prices, and the ledger: storage/transfer/advancement.py); a version 1 file still
 the same document without them, and an export without character points is written as version
 1, exactly as before. Format version 3 adds gear (items, purse, counters and the campaign's
 currency: storage/transfer/gear.py) the same way: a file without gear is written as version 1
-or 2, and every earlier version still imports. A character export::
+or 2, and every earlier version still imports. Version 4 adds a campaign's named conditions
+(storage/transfer/conditions.py) and its sessions (storage/transfer/sessions.py) the same way
+again. A character export::
 
     {
       "format": "wire-bot",
@@ -86,19 +88,28 @@ from wire.health import DamageKind
 from wire.limits import BASE_MAX, BASE_MIN, MAX_WEAPONS, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
 
 FORMAT = "wire-bot"
-VERSION = 3
-READ_VERSIONS = (1, 2, 3)
+VERSION = 4
+READ_VERSIONS = (1, 2, 3, 4)
 """Version 1 is version 2 without character points (storage/transfer/advancement.py); version
-2 is version 3 without gear (storage/transfer/gear.py)."""
+2 is version 3 without gear (storage/transfer/gear.py); version 3 is version 4 without named
+conditions and sessions (storage/transfer/conditions.py, storage/transfer/sessions.py)."""
 POINTS_VERSION = 2
 """The first version with character points."""
 GEAR_VERSION = 3
 """The first version with gear."""
+SESSIONS_VERSION = 4
+"""The first version with named conditions and sessions."""
 KINDS = ("character", "campaign")
 MAX_IMPORT_BYTES = 1024 * 1024
 MAX_IMPORT_CHARACTERS = 1000
 MAX_IMPORT_PROBLEMS = 100
 """Past this many problems the file is not worth reading further."""
+MAX_IMPORT_SESSIONS = 500
+"""Sessions a campaign file may hold: ten years of weekly evenings."""
+MAX_IMPORT_ANSWERS = 50
+"""Answers one session may hold: more players than any table has."""
+MAX_IMPORT_CONDITIONS = 25
+"""Named conditions a campaign file may hold (storage/rules_conditions.py keeps as many)."""
 LONGEST_NUMBER = max(
     len(str(abs(n)))
     for n in (
@@ -120,17 +131,24 @@ MAX_SAVED_ROLLS = 25
 """Saved rolls per character (storage/rules_saved.py keeps the same limit)."""
 MAX_SAVED_OPTIONS = 25
 """Options of one saved roll's command: more than any command has."""
-MAX_IMPORT_OBJECTS = 2 + MAX_IMPORT_CHARACTERS * (
-    3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS + 2 + MAX_ITEMS + MAX_COUNTERS
+MAX_IMPORT_OBJECTS = (
+    2
+    + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS + 2 + MAX_ITEMS + MAX_COUNTERS)
+    + 1
+    + MAX_IMPORT_CONDITIONS
+    + MAX_IMPORT_SESSIONS * (1 + MAX_IMPORT_ANSWERS)
 )
 """The most JSON objects a valid file holds: the document, the campaign, and per character the
 sheet, its attributes, its skills, its weapons, its saved rolls (each with its command and
-options) and its gear (its purse, items and counters). Counting them stops a file of a million `{}`
-while it is parsed, before it costs a million Python dicts."""
+options) and its gear (its purse, items and counters); the campaign's session settings and
+named conditions, and each session with its answers. Counting them stops a file of a million
+`{}` while it is parsed, before it costs a million Python dicts."""
 
 HEADER_FIELDS = ("format", "version", "kind", "exported_at")
 BODY_FIELDS = {"character": ("character",), "campaign": ("campaign", "characters")}
 CAMPAIGN_FIELDS = ("name", "npc_take10")
+SESSIONS_FIELDS = ("conditions", "session_settings")
+"""The campaign object's fields from version 4 on; the document's is "sessions"."""
 CHARACTER_FIELDS = (
     "name",
     "is_npc",

@@ -8,6 +8,8 @@ from typing import Any
 from storage.models_gear import GearSettings
 from storage.transfer.advancement import AdvancementPlan
 from storage.transfer.gear import GearData
+from storage.transfer.sessions import SessionData, SettingsData
+from wire.conditions import Condition
 from wire.sheet import Character
 
 
@@ -36,6 +38,12 @@ class ImportPlan:
     """(a character's name key, its gear) for the sheets whose entry has some (version 3)."""
     currency: GearSettings | None = None
     """The campaign's currency and gift setting, where the file gives them (version 3)."""
+    conditions: tuple[Condition, ...] = ()
+    """The campaign's named conditions (version 4)."""
+    sessions: tuple[SessionData, ...] = ()
+    """The campaign's sessions (version 4)."""
+    session_settings: SettingsData | None = None
+    """The campaign's session settings, where the file gives them (version 4)."""
 
     def gear_of(self, name: str) -> GearData | None:
         key = name.casefold()

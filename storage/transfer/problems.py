@@ -69,3 +69,13 @@ class Checker(Protocol):
     def problem(self, path: str, what: Any, /, **params: object) -> None: ...
     def obj(self, value: Any, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None: ...
     def limit(self, path: str, what: str, /, **params: object) -> None: ...
+
+
+def checked_list(checker: Checker, value: Any, path: str, most: int) -> list[Any]:
+    """The list at `path`, or [] with the problem reported; more than `most` entries stops."""
+    if not isinstance(value, list):
+        checker.problem(path, EXPECTED_LIST, type=type(value).__name__)
+        return []
+    if len(value) > most:
+        checker.limit(path, OVER_LIMIT, n=len(value), limit=most)
+    return value
