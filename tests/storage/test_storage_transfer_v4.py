@@ -6,6 +6,7 @@ still reads the file."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 
@@ -241,3 +242,31 @@ def test_a_bad_condition_or_session_is_named_with_its_path(parts, expected) -> N
 def test_a_version_3_file_has_no_sessions() -> None:
     problems = _problems(version=3, sessions=[])
     assert problems == ["sessions: unknown field"]
+
+
+@pytest.mark.sqlite_only  # the CLI on a SQLite file
+def test_the_cli_puts_the_sessions_in_the_channel_it_is_given(tmp_path) -> None:
+    from storage.cli import main
+    from storage.sqlite import SqliteStore
+
+    db = tmp_path / "wire.db"
+    document = {
+        "format": "wire-bot",
+        "version": 4,
+        "kind": "campaign",
+        "campaign": {"name": "Night Market"},
+        "characters": [{"name": "Ash"}],
+        "sessions": [{"title": "Heist", "start": "2030-03-01T19:00:00.000000Z", "minutes": 240}],
+    }
+    file = tmp_path / "campaign.json"
+    file.write_text(json.dumps(document))
+    args = ["import", str(file), "--guild", "5", "--owner", str(GM), "--db", str(db)]
+    assert main([*args, "--channel", "99"]) == 0
+
+    async def read():
+        async with await SqliteStore.open(db) as store:
+            campaign = await store.get_campaign(5, "Night Market")
+            return await _all_sessions(store, 5, campaign.id)
+
+    [session] = asyncio.run(read())
+    assert (session.title, session.channel_id, session.state) == ("Heist", 99, State.PLANNED)
