@@ -322,17 +322,7 @@ def _entry(
     if kind not in ENTRY_KINDS:
         checker.problem(f"{path}.kind", N_("expected award, spend, undo, ready or correct"))
     amount = data.get("amount")
-    problem = int_problem(amount, -MAX_EARNED, MAX_EARNED)
-    if problem:
-        checker.problem(f"{path}.amount", problem)
-    elif kind == "award" and (amount == 0 or abs(amount) > MAX_AWARD):
-        checker.problem(
-            f"{path}.amount", N_("an award is 1 to {limit} CP either way"), limit=MAX_AWARD
-        )
-    elif kind == "spend" and amount > 0:
-        checker.problem(f"{path}.amount", N_("a spend is 0 CP or less"))
-    elif kind in ("ready", "correct") and amount != 0:
-        checker.problem(f"{path}.amount", N_("a ready or correct entry moves no CP (0)"))
+    _check_amount(checker, f"{path}.amount", kind, amount)
     reason = data.get("reason", "")
     if not isinstance(reason, str) or text_problem(reason, REASON_MAX, empty_ok=True):
         checker.problem(f"{path}.reason", N_("expected one line of at most 200 characters"))
@@ -343,23 +333,7 @@ def _entry(
     if kind == "correct" and stat is None and "stat" not in data:
         checker.problem(f"{path}.stat", N_("missing (a correction names the stat it changed)"))
     undoes = data.get("undoes")
-    if kind == "undo":
-        if (
-            not isinstance(undoes, int)
-            or isinstance(undoes, bool)
-            or not 0 <= undoes < len(earlier)
-            or earlier[undoes].character != character
-            or earlier[undoes].kind == "undo"
-            or any(e.undoes == undoes for e in earlier)
-        ):
-            checker.problem(
-                f"{path}.undoes",
-                N_("expected the index of an earlier entry of the same character, undone once"),
-            )
-        elif amount != -earlier[undoes].amount:
-            checker.problem(f"{path}.amount", N_("an undo reverses the whole amount"))
-    elif undoes is not None:
-        checker.problem(f"{path}.undoes", N_("only an undo undoes an entry"))
+    _check_undoes(checker, path, kind, undoes, amount, character, earlier)
     at = data.get("at")
     if at is not None and (not isinstance(at, str) or len(at) > 40):
         checker.problem(f"{path}.at", N_("expected a time as the export writes it"))
@@ -375,6 +349,50 @@ def _entry(
         undoes if kind == "undo" else None,
         at,
     )
+
+
+def _check_amount(checker: Checker, path: str, kind: Any, amount: Any) -> None:
+    """An entry's amount within the ledger's range and as its kind moves CP."""
+    problem = int_problem(amount, -MAX_EARNED, MAX_EARNED)
+    if problem:
+        checker.problem(path, problem)
+    elif kind == "award" and (amount == 0 or abs(amount) > MAX_AWARD):
+        checker.problem(path, N_("an award is 1 to {limit} CP either way"), limit=MAX_AWARD)
+    elif kind == "spend" and amount > 0:
+        checker.problem(path, N_("a spend is 0 CP or less"))
+    elif kind in ("ready", "correct") and amount != 0:
+        checker.problem(path, N_("a ready or correct entry moves no CP (0)"))
+
+
+def _check_undoes(
+    checker: Checker,
+    path: str,
+    kind: Any,
+    undoes: Any,
+    amount: Any,
+    character: str | None,
+    earlier: Sequence[EntryPlan],
+) -> None:
+    """An undo names an earlier entry of the same character, not yet undone and not an undo
+    itself, and reverses its whole amount; no other entry names one."""
+    if kind != "undo":
+        if undoes is not None:
+            checker.problem(f"{path}.undoes", N_("only an undo undoes an entry"))
+        return
+    if (
+        not isinstance(undoes, int)
+        or isinstance(undoes, bool)
+        or not 0 <= undoes < len(earlier)
+        or earlier[undoes].character != character
+        or earlier[undoes].kind == "undo"
+        or any(e.undoes == undoes for e in earlier)
+    ):
+        checker.problem(
+            f"{path}.undoes",
+            N_("expected the index of an earlier entry of the same character, undone once"),
+        )
+    elif amount != -earlier[undoes].amount:
+        checker.problem(f"{path}.amount", N_("an undo reverses the whole amount"))
 
 
 def _stat(checker: Checker, value: Any, path: str) -> tuple[str, str, int, int] | None:
