@@ -17,7 +17,10 @@ bearer's turn. At most 25, each name once. An import keeps each (one of the same
 replaced, as /condition save does).
 
 Conditions put on a bearer are a list of the same objects, so a later kind of bearer (a
-character outside a fight) is `condition_list` to write and `check_conditions` to read.
+character outside a fight) is `condition_list` to write and `check_conditions` to read. No
+`hidden` flag is written: a bearer's hidden conditions are the GMs' secret, so a caller leaves
+them out of any file a player may export. Conditions on combatants stay with their fights, which
+are not exported.
 """
 
 from __future__ import annotations
