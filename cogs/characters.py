@@ -895,7 +895,12 @@ class Characters(commands.GroupCog, group_name="character"):
                 await self._ask_to_replace(interaction, roller, plan, others)
                 return
             outcome = await self.bot.store.import_sheets(
-                roller.guild_id, roller.campaign.id, roller.user_id, plan, replace=replace
+                roller.guild_id,
+                roller.campaign.id,
+                roller.user_id,
+                plan,
+                replace=replace,
+                channel_id=interaction.channel_id,
             )
         finally:
             self.importing.discard(user)
@@ -922,6 +927,7 @@ class Characters(commands.GroupCog, group_name="character"):
                     plan,
                     replace=True,
                     overwrite={c.character_id for c in others},
+                    channel_id=interaction.channel_id,
                 )
             except StorageError as error:  # the question is settled either way: say how
                 return inert(storage_message(error))

@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
         "player's only with --overwrite-user)",
     )
     load.add_argument(
+        "--channel",
+        type=int,
+        metavar="CHANNEL_ID",
+        help="the channel of the sessions a campaign export brings (their reminders go there); "
+        "default: none, a GM moves them",
+    )
+    load.add_argument(
         "--overwrite-user",
         type=int,
         action="append",
@@ -191,6 +198,7 @@ async def _import(args: argparse.Namespace) -> str:
             plan,
             replace=args.replace,
             overwrite={c.character_id for c in clashes if c.owner_id in players},
+            channel_id=args.channel,
         )
     finally:
         await store.close()

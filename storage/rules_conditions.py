@@ -81,18 +81,8 @@ class RuleConditions:
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only(N_("name the campaign's conditions"))
-            row = {
-                "name": kept.name,
-                "modifier": kept.modifier,
-                "applies_to": kept.applies_to.value,
-                "stat": kept.stat,
-                "rounds": kept.rounds_left,
-                "timing": kept.timing.value,
-            }
             old = await tx.fetch("condition_preset_by_name", {**where, "name_key": _key(name)})
-            if old:
-                await tx.execute("update_condition_preset", {**row, "preset_id": old[0][0]})
-            else:
+            if not old:
                 [(count,)] = await tx.fetch("condition_preset_count", where)
                 if count >= MAX_PRESETS:
                     raise InvalidValue(
@@ -100,10 +90,7 @@ class RuleConditions:
                         "with /condition delete.",
                         most=MAX_PRESETS,
                     )
-                await tx.execute(
-                    "insert_condition_preset",
-                    {**row, "campaign_id": campaign_id, "name_key": _key(name)},
-                )
+            await keep_preset(tx, guild_id, campaign_id, kept)
             [stored] = await tx.fetch("condition_preset_by_name", {**where, "name_key": _key(name)})
             return _preset(stored), bool(old)
 
@@ -130,4 +117,27 @@ def _key(name: str) -> str:
     return normal_text(name).casefold()
 
 
-__all__ = ["MAX_PRESETS", "RuleConditions"]
+async def keep_preset(tx: Any, guild_id: int, campaign_id: int, preset: Effect) -> bool:
+    """Write a checked named condition, replacing one of the same name; whether it did. The
+    caller keeps to MAX_PRESETS (a save before it writes, an import after all its writes)."""
+    where = {"guild_id": guild_id, "campaign_id": campaign_id, "name_key": _key(preset.name)}
+    row = {
+        "name": preset.name,
+        "modifier": preset.modifier,
+        "applies_to": preset.applies_to.value,
+        "stat": preset.stat,
+        "rounds": preset.rounds_left,
+        "timing": preset.timing.value,
+    }
+    old = await tx.fetch("condition_preset_by_name", where)
+    if old:
+        await tx.execute("update_condition_preset", {**row, "preset_id": old[0][0]})
+    else:
+        await tx.execute(
+            "insert_condition_preset",
+            {**row, "campaign_id": campaign_id, "name_key": where["name_key"]},
+        )
+    return bool(old)
+
+
+__all__ = ["MAX_PRESETS", "RuleConditions", "keep_preset"]

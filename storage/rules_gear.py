@@ -22,7 +22,7 @@ from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
 from storage.models_gear import MAX_WAITING_GIFTS, NOTE_MAX, Gear, GearSettings, Gift, GiveOutcome
 from storage.rows import json_text
 from storage.rules_common import name_key
-from storage.transfer_gear import currency_data, gear_data
+from storage.transfer.gear import currency_data, gear_data
 from storage.validation import clean_name
 from wire.gear import MAX_AMOUNT, MAX_ITEMS, MAX_QUANTITY, Counter, Currency, Item, Load, load_of
 from wire.i18n import N_
@@ -522,7 +522,7 @@ class RuleGear:
         self, guild_id: int, campaign_id: int
     ) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
         """Each character's "gear" by its id, and the campaign's "currency" (both {} where
-        there is none), as storage/transfer_gear.py writes them."""
+        there is none), as storage/transfer/gear.py writes them."""
         where = {"campaign_id": campaign_id}
         async with self._read() as tx:
             await self._campaign_by_id(tx, guild_id, campaign_id)

@@ -1,5 +1,5 @@
 """Import and export of sheets and campaigns: a part of `RuleStore` (storage/rules.py), kept in
-its own module. The format and its validation are storage/transfer.py; here is who may import
+its own module. The format and its validation are storage/transfer/; here is who may import
 what, the clashes with sheets already there, and the writing, in turns.
 """
 
@@ -10,15 +10,20 @@ import dataclasses
 import json
 import time
 from collections.abc import Collection, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from storage import offload
-from storage.backend import Params, Transaction
+from storage.backend import Transaction
 from storage.errors import NameTaken, PermissionDenied
 from storage.models import ImportClash, ImportOutcome
 from storage.rows import character_from_row, json_text
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
+from storage.transfer.export import version4_parts
+from storage.transfer.format import MAX_IMPORT_SESSIONS
+from storage.transfer.rows import ImportRows, import_portraits, import_rows
+from storage.transfer.writing import import_conditions, import_sessions
 from wire.i18n import N_
+from wire.sessions import State
 from wire.sheet import Character
 
 IMPORT_REST_MAX = 1.0
@@ -30,68 +35,32 @@ def _clash(row: Sequence[Any]) -> ImportClash:
     return ImportClash(str(row[2]), int(row[1]), int(row[3]), bool(row[4]))
 
 
-class ImportRows(NamedTuple):
-    """An import's rows as JSON texts, one per table, for the import_* statements."""
-
-    keys: str
-    characters: str
-    stats: str
-    weapons: str
-
-
-def import_rows(sheets: Sequence[Character]) -> ImportRows:
-    """Built before the write's transaction, so the lock is held for the database's work only."""
-    characters, stats, weapons = [], [], []
-    for sheet in sheets:
-        key = sheet.name.casefold()
-        characters.append(
-            [
-                sheet.name,
-                key,
-                int(sheet.is_npc),
-                int(sheet.shield),
-                sheet.notes,
-                sheet.armour,
-                sheet.wp_max,
-                sheet.hp_max,
-                sheet.thp_max,
-            ]
-        )
-        table = [("attribute", *item) for item in sheet.attributes.items()]
-        table += [("skill", *item) for item in sheet.skills.items()]
-        stats += [
-            [key, kind, name.casefold(), name, value, position]
-            for position, (kind, name, value) in enumerate(table, 1)
-        ]
-        weapons += [
-            [key, w.name.casefold(), w.name, w.base, w.attribute, w.skill, position, w.kind]
-            for position, w in enumerate(sheet.weapons, 1)
-        ]
-
-    def text(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    return ImportRows(
-        text([sheet.name.casefold() for sheet in sheets]),
-        text(characters),
-        text(stats),
-        text(weapons),
-    )
+def _may_replace(
+    clash: ImportClash, actor_id: int, is_gm: bool, replace: bool, overwrite: frozenset[int]
+) -> bool:
+    """Whether a skipping import replaces this sheet: the actor's own, an NPC for a GM, and
+    another player's only for a GM who confirmed its id (`overwrite`)."""
+    mine = not clash.is_npc and clash.owner_id == actor_id
+    return replace and (mine or (is_gm and (clash.is_npc or clash.character_id in overwrite)))
 
 
-async def import_portraits(
-    tx: Transaction, campaign_id: int, sheets: Sequence[Character], replaced: Params | None
+def _refuse_clashes(
+    clashes: Sequence[Sequence[Any]], actor_id: int, is_gm: bool, replace: bool
 ) -> None:
-    """The imported sheets' portraits: a replaced sheet's portrait is the file's (or none)."""
-    if replaced is not None:
-        await tx.execute("import_clear_portraits", replaced)
-    portraits = [
-        {"campaign_id": campaign_id, "name_key": s.name.casefold(), "portrait": s.portrait}
-        for s in sheets
-        if s.portrait
-    ]
-    if portraits:
-        await tx.executemany("import_portrait", portraits)
+    """Any clash refuses the import unless `replace`; a player replaces only their own sheets."""
+    if clashes and not replace:
+        names = ", ".join(repr(row[2]) for row in clashes[:10])
+        raise NameTaken(
+            "This campaign already has {names}. Rename them in the file, or import "
+            "with replace to overwrite them.",
+            names=names,
+        )
+    if not is_gm:
+        for row in clashes:
+            if row[4] or row[3] != actor_id:
+                raise PermissionDenied(
+                    "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
+                )
 
 
 class RuleTransfer:
@@ -110,9 +79,13 @@ class RuleTransfer:
     get_character: Any
     gear_for_export: Any
     _import_gear: Any
+    condition_presets: Any
+    sessions_in: Any
+    session_answers: Any
+    session_settings: Any
 
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
-        """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
+        """Versioned JSON-ready dict (see storage/transfer/format.py for the format)."""
         character = await self.get_character(guild_id, campaign_id, name)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
         saved = await self.saved_rolls(guild_id, campaign_id, character.id)
@@ -140,6 +113,22 @@ class RuleTransfer:
             saved=saved,
             gear=gear,
             currency=currency,
+            version4=await self._version4_for_export(guild_id, campaign_id),
+        )
+
+    async def _version4_for_export(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
+        """The campaign's named conditions, session settings and sessions (the newest
+        MAX_IMPORT_SESSIONS, what an import takes), each session with its answers."""
+        sessions = []
+        for states in ((State.PLANNED, State.RUNNING), (State.ENDED, State.CANCELLED)):
+            sessions += await self.sessions_in(guild_id, campaign_id, states, MAX_IMPORT_SESSIONS)
+        sessions.sort(key=lambda s: (s.start, s.id), reverse=True)
+        sessions = sessions[:MAX_IMPORT_SESSIONS]
+        return version4_parts(
+            await self.condition_presets(guild_id, campaign_id),
+            sessions,
+            {s.id: await self.session_answers(guild_id, s.id) for s in sessions},
+            await self.session_settings(guild_id, campaign_id),
         )
 
     async def import_data(
@@ -150,6 +139,7 @@ class RuleTransfer:
         data: ImportPlan | dict[str, Any] | bytes | str,
         *,
         replace: bool = False,
+        channel_id: int | None = None,
     ) -> list[Character]:
         """Import a character or campaign export into this campaign; the sheets as stored.
 
@@ -161,11 +151,18 @@ class RuleTransfer:
         `replace` (owner/GM rules still apply; a replaced sheet keeps its id and owner).
 
         The write is one transaction of a few statements whatever the import's size, and
-        imports take turns, so a roll waits for one import's write at most.
+        imports take turns, so a roll waits for one import's write at most. `channel_id`: where
+        the import was made, the channel of the sessions it brings (None: none, 0).
         """
         plan = data if isinstance(data, ImportPlan) else await read_import(data)
         outcome = await self._import_turn_of(
-            guild_id, campaign_id, actor_id, plan, replace=replace, skip=False
+            guild_id,
+            campaign_id,
+            actor_id,
+            plan,
+            replace=replace,
+            skip=False,
+            channel_id=channel_id,
         )
         return outcome.imported
 
@@ -178,6 +175,7 @@ class RuleTransfer:
         *,
         replace: bool = False,
         overwrite: Collection[int] = (),
+        channel_id: int | None = None,
     ) -> ImportOutcome:
         """Import what does not clash, and say what was left out: an import as the bot and
         the CLI make it.
@@ -196,6 +194,7 @@ class RuleTransfer:
             replace=replace,
             skip=True,
             overwrite=frozenset(overwrite),
+            channel_id=channel_id,
         )
 
     async def import_clashes(
@@ -262,6 +261,7 @@ class RuleTransfer:
         replace: bool,
         skip: bool,
         overwrite: frozenset[int] = frozenset(),
+        channel_id: int | None = None,
     ) -> ImportOutcome:
         """`skip`: a clash the actor may not replace (or did not ask to) is left out and the
         rest imported; else any clash refuses the whole import unless `replace`. A GM replaces
@@ -269,89 +269,36 @@ class RuleTransfer:
         `overwrite` (what the GM confirmed)."""
         sheets = plan.characters
         rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
-        keys = {"campaign_id": campaign_id, "keys": rows.keys}
         left_out: list[ImportClash] = []
         async with self._write(guild_id) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             is_gm = campaign.is_gm(actor_id)
-            if plan.kind == "campaign" and not is_gm:
-                raise campaign.gm_only(N_("import a whole campaign"))
-            npcs = [sheet.name for sheet in sheets if sheet.is_npc]
-            if npcs and not is_gm:
-                raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
-            [(found,)] = await tx.fetch("import_clashes", keys)
-            order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
-            clashes = sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
+            _require_gm_where_needed(campaign, actor_id, plan)
+            clashes = await _clashes(tx, campaign_id, rows, sheets)
             if skip:
-                kept = []
+                kept: list[Any] = []
                 for row in clashes:
-                    clash = _clash(row)
-                    mine = not clash.is_npc and clash.owner_id == actor_id
-                    allowed = replace and (
-                        mine or (is_gm and (clash.is_npc or clash.character_id in overwrite))
-                    )
-                    if allowed:
+                    if _may_replace(_clash(row), actor_id, is_gm, replace, overwrite):
                         kept.append(row)
                     else:
-                        left_out.append(clash)
+                        left_out.append(_clash(row))
                 clashes = kept
                 if left_out:
                     gone = {clash.name.casefold() for clash in left_out}
                     sheets = tuple(s for s in sheets if s.name.casefold() not in gone)
                     rows = await offload.run(import_rows, sheets)
-                    keys = {"campaign_id": campaign_id, "keys": rows.keys}
-            if clashes and not replace:
-                names = ", ".join(repr(row[2]) for row in clashes[:10])
-                raise NameTaken(
-                    "This campaign already has {names}. Rename them in the file, or import "
-                    "with replace to overwrite them.",
-                    names=names,
-                )
-            if not is_gm:
-                for row in clashes:
-                    if row[4] or row[3] != actor_id:
-                        raise PermissionDenied(
-                            "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
-                        )
+            _refuse_clashes(clashes, actor_id, is_gm, replace)
             replaced = [_clash(row) for row in clashes]
             await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
-            existing = {row[0] for row in clashes}
-            for npcs in (False, True):
-                new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]
-                await self._check_room(tx, campaign_id, npcs, len(new))
+            await self._check_rooms(tx, campaign_id, sheets, {row[0] for row in clashes})
+            if plan.kind == "campaign":  # the campaign's own, whatever its sheets
+                await import_conditions(tx, guild_id, campaign_id, plan.conditions)
+                await import_sessions(tx, campaign, actor_id, plan, channel_id or 0)
             if not sheets:
                 return ImportOutcome([], left_out, [])
-            # A handful of statements whatever the size, each running in the database without
-            # the GIL: a statement per row (84,000 for a big import) held the lock for 0.5 s or
-            # more, one trip to the database each, while every other roll waited.
-            if clashes:
-                await tx.execute("import_clear_character_stats", keys)
-                await tx.execute("import_clear_weapons", keys)
-            await tx.execute(
-                "import_characters",
-                {"campaign_id": campaign_id, "owner_id": int(actor_id), "rows": rows.characters},
-            )
-            await tx.execute("import_stats", {"campaign_id": campaign_id, "rows": rows.stats})
-            await tx.execute("import_weapons", {"campaign_id": campaign_id, "rows": rows.weapons})
-            await import_portraits(tx, campaign_id, sheets, keys if clashes else None)
-            [(found,)] = await tx.fetch("import_written", keys)
-            written = json.loads(found)
+            written = await _write_sheets(tx, campaign_id, actor_id, rows, sheets, bool(clashes))
             stored = [written[sheet.name.casefold()] for sheet in sheets]
-            await self._import_saved_rolls(tx, plan, sheets, stored)
-            await self._import_gear(tx, campaign, actor_id, plan, sheets, stored)
-            if plan.kind == "character" and sheets and not sheets[0].is_npc:
-                await self._activate_if_first(tx, campaign_id, actor_id, stored[0][0])
-            if plan.advancement is not None:
-                await self._import_advancement(tx, campaign, actor_id, plan, written)
-            if plan.kind == "campaign" and plan.npc_take10 is not None:
-                await tx.execute(
-                    "campaign_set_npc_take10",
-                    {
-                        "campaign_id": campaign_id,
-                        "guild_id": guild_id,
-                        "value": int(plan.npc_take10),
-                    },
-                )
+            await self._import_parts(tx, campaign, actor_id, plan, sheets, stored, written)
         # The sheets as stored: as validated, with their ids and owners (a replaced sheet
         # keeps its own, so active choices and projects stay with it).
         imported = [
@@ -359,3 +306,87 @@ class RuleTransfer:
             for sheet, (cid, owner) in zip(sheets, stored, strict=True)
         ]
         return ImportOutcome(imported, left_out, replaced)
+
+    async def _check_rooms(
+        self, tx: Transaction, campaign_id: int, sheets: Sequence[Character], existing: set[str]
+    ) -> None:
+        """The campaign has room for the new player characters and the new NPCs."""
+        for npcs in (False, True):
+            new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]
+            await self._check_room(tx, campaign_id, npcs, len(new))
+
+    async def _import_parts(
+        self,
+        tx: Transaction,
+        campaign: Any,
+        actor_id: int,
+        plan: ImportPlan,
+        sheets: Sequence[Character],
+        stored: Sequence[Sequence[int]],
+        written: dict[str, Sequence[int]],
+    ) -> None:
+        """What the file brings beside the sheets, in the import's transaction: saved rolls,
+        gear, the first sheet made active, character points and the campaign's settings."""
+        await self._import_saved_rolls(tx, plan, sheets, stored)
+        await self._import_gear(tx, campaign, actor_id, plan, sheets, stored)
+        if plan.kind == "character" and sheets and not sheets[0].is_npc:
+            await self._activate_if_first(tx, campaign.id, actor_id, stored[0][0])
+        if plan.advancement is not None:
+            await self._import_advancement(tx, campaign, actor_id, plan, written)
+        if plan.kind == "campaign" and plan.npc_take10 is not None:
+            await tx.execute(
+                "campaign_set_npc_take10",
+                {
+                    "campaign_id": campaign.id,
+                    "guild_id": campaign.guild_id,
+                    "value": int(plan.npc_take10),
+                },
+            )
+
+
+def _require_gm_where_needed(campaign: Any, actor_id: int, plan: ImportPlan) -> None:
+    """A whole campaign and NPCs are a GM's to import."""
+    if campaign.is_gm(actor_id):
+        return
+    if plan.kind == "campaign":
+        raise campaign.gm_only(N_("import a whole campaign"))
+    npcs = [sheet.name for sheet in plan.characters if sheet.is_npc]
+    if npcs:
+        raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
+
+
+async def _clashes(
+    tx: Transaction, campaign_id: int, rows: ImportRows, sheets: Sequence[Character]
+) -> list[Any]:
+    """The campaign's sheets of the file's names, in the file's order."""
+    [(found,)] = await tx.fetch("import_clashes", {"campaign_id": campaign_id, "keys": rows.keys})
+    order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
+    return sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
+
+
+async def _write_sheets(
+    tx: Transaction,
+    campaign_id: int,
+    actor_id: int,
+    rows: ImportRows,
+    sheets: Sequence[Character],
+    replacing: bool,
+) -> dict[str, Sequence[int]]:
+    """The sheets written (a replaced one cleared first); each name key's (id, owner).
+
+    A handful of statements whatever the size, each running in the database without the GIL:
+    a statement per row (84,000 for a big import) held the lock for 0.5 s or more, one trip to
+    the database each, while every other roll waited."""
+    keys = {"campaign_id": campaign_id, "keys": rows.keys}
+    if replacing:
+        await tx.execute("import_clear_character_stats", keys)
+        await tx.execute("import_clear_weapons", keys)
+    await tx.execute(
+        "import_characters",
+        {"campaign_id": campaign_id, "owner_id": int(actor_id), "rows": rows.characters},
+    )
+    await tx.execute("import_stats", {"campaign_id": campaign_id, "rows": rows.stats})
+    await tx.execute("import_weapons", {"campaign_id": campaign_id, "rows": rows.weapons})
+    await import_portraits(tx, campaign_id, sheets, keys if replacing else None)
+    [(found,)] = await tx.fetch("import_written", keys)
+    return json.loads(found)

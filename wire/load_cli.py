@@ -2,7 +2,7 @@
 
 Kept apart from wire/cli.py's dice commands, as `cost` is; it reads the export itself (the rules
 core imports no storage): each sheet's Strength and Resolve (German names too) and the items of
-its "gear" (format version 3, storage/transfer_gear.py), and applies the weight rule of
+its "gear" (format version 3, storage/transfer/gear.py), and applies the weight rule of
 wire/gear.py: maximum load = (Strength + Resolve) x 2 kg, maximum lift x 10 kg.
 """
 

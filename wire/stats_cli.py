@@ -1,6 +1,6 @@
 """`python -m wire stats FILE`: the statistics and luck of exported rolls, offline.
 
-The bot's campaign export (storage/transfer.py) holds no roll log, so this reads the CSV that
+The bot's campaign export (storage/transfer/) holds no roll log, so this reads the CSV that
 `/stats csv:true` attaches (wire/stats_csv.py): the same numbers, sentence and chart as the bot's
 reply, in English or (--lang de) German, or as JSON (--json); --chart PNG writes the picture.
 """

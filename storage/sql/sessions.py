@@ -55,6 +55,13 @@ def statements(d: Dialect) -> dict[str, str]:
         f"WHERE id = :session_id AND state = 'running' AND {_OWN} RETURNING id",
         "session_set_recap": f"UPDATE sessions SET recap = :recap, thread_id = :thread_id "
         f"WHERE id = :session_id AND {_OWN}",
+        # ---- an import (storage/transfer/writing.py): a session the campaign has already is
+        # found by its title and start; a new one gets the file's state, times and recap
+        "session_by_title_start": f"SELECT s.id{_FROM} AND s.campaign_id = :campaign_id "
+        "AND s.title = :title AND s.start_at = :start_at",
+        "session_import_state": "UPDATE sessions SET state = :state, started_at = :started_at, "
+        "ended_at = :ended_at, recap = :recap, awarded_at = :awarded_at, "
+        f"reminded_for = :reminded_for, nudged_for = :nudged_for WHERE id = :session_id AND {_OWN}",
         # ---- who comes
         "session_answer": "INSERT INTO session_answers (session_id, user_id, answer) "
         "VALUES (:session_id, :user_id, :answer) ON CONFLICT (session_id, user_id) "

@@ -800,3 +800,28 @@ def test_load_reads_an_exported_sheets_gear_against_its_maximum(tmp_path: Path) 
     assert german.stdout == "Ash: 7 kg von 6 kg getragen (heben 30 kg), über der Höchstlast\n"
     older = wire("load", "--sheet", str(ROOT / "docs" / "examples" / "jaime.json"))
     assert older.stdout == "Jaime: 0 kg of 6 kg carried (lift 30 kg)\n"  # a version 1 file
+
+
+def test_load_reads_a_version_4_campaign_file_and_refuses_a_later_one(tmp_path: Path) -> None:
+    """A campaign file with named conditions and sessions (version 4) reads as its sheets; a
+    version the CLI does not know is refused, naming the versions it reads."""
+    document = {
+        "format": "wire-bot",
+        "version": 4,
+        "kind": "campaign",
+        "campaign": {
+            "name": "Night Market",
+            "conditions": [{"name": "Prone", "modifier": -2, "applies_to": "defence"}],
+        },
+        "characters": [{"name": "Ash", "attributes": {"Stärke": 2, "Entschlossenheit": 1}}],
+        "sessions": [{"title": "Heist", "start": "2030-03-01T19:00:00.000000Z", "minutes": 240}],
+    }
+    path = tmp_path / "campaign.json"
+    path.write_text(json.dumps(document))
+    done = wire("load", "--sheet", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "Ash: 0 kg of 6 kg carried (lift 30 kg)\n"
+    path.write_text(json.dumps({**document, "version": 5}))
+    later = wire("load", "--sheet", str(path))
+    assert later.returncode != 0
+    assert "format wire-bot, version 1 to 4" in later.stderr + later.stdout

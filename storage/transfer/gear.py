@@ -1,8 +1,8 @@
 """Gear in export files (format version 3): items, purse and counters, and the currency.
 
-Kept beside storage/transfer.py, which calls these; pure functions, no database. Version 3 adds,
-all optional (a version 1 or 2 file is a version 3 file without them, and still imports; an
-export without gear is written as before)::
+Part of storage/transfer/ (document.py and export.py call these); pure functions, no
+database. Version 3 adds, all optional (a version 1 or 2 file is a version 3 file without them,
+and still imports; an export without gear is written as before)::
 
     "campaign": {
       ...,
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.models_gear import NOTE_MAX, GearSettings, Purse
-from storage.transfer_advancement import Checker
+from storage.transfer.problems import Checker, checked_list
 from storage.validation import int_problem, name_problem
 from wire.errors import RulesError
 from wire.gear import (
@@ -173,24 +173,13 @@ def check_gear(checker: Checker, value: Any, path: str) -> GearData | None:
     return GearData(items, purse, counters)
 
 
-def _list(checker: Checker, value: Any, path: str, most: int) -> list[Any]:
-    if not isinstance(value, list):
-        checker.problem(path, N_("expected a list, got {type}"), type=type(value).__name__)
-        return []
-    if len(value) > most:
-        checker.limit(
-            path, N_("{n} entries is over the limit of {limit}"), n=len(value), limit=most
-        )
-    return value
-
-
 def _named_entries(
     checker: Checker, value: Any, path: str, most: int, fields: tuple[str, ...]
 ) -> Iterator[tuple[str, dict[str, Any], str]]:
     """(path, object, name) of each entry of a list of named objects, each name once; the
     problems of the others reported."""
     seen: set[str] = set()
-    for index, entry in enumerate(_list(checker, value, path, most)):
+    for index, entry in enumerate(checked_list(checker, value, path, most)):
         where = f"{path}[{index}]"
         data = checker.obj(entry, where, fields)
         if data is None or (name := _name(checker, data, where)) is None:

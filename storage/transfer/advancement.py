@@ -1,7 +1,8 @@
 """Character points in export files (format version 2): the campaign's prices and the ledger.
 
-Kept beside storage/transfer.py, which calls these; pure functions, no database. Version 2
-adds, all optional (a version 1 file is a version 2 file without them, and still imports)::
+Part of storage/transfer/ (document.py and export.py call these); pure functions, no
+database. Version 2 adds, all optional (a version 1 file is a version 2 file without them, and
+still imports)::
 
     "campaign": {
       ...,
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from storage.models_advancement import (
     MAX_AWARD,
@@ -40,6 +41,7 @@ from storage.models_advancement import (
     Advancement,
     LedgerEntry,
 )
+from storage.transfer.problems import Checker
 from storage.validation import STAT_RANGES, int_problem, name_problem
 from wire.advancement import ATTRIBUTE_PRICE_MAX, Category
 from wire.i18n import N_
@@ -92,12 +94,6 @@ class AdvancementPlan:
     species_costs: Mapping[str, int] | None = None
     character_species: Mapping[str, str] | None = None
     """Character name (as in the file) -> species."""
-
-
-class Checker(Protocol):
-    def problem(self, path: str, what: Any, /, **params: object) -> None: ...
-    def obj(self, value: Any, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None: ...
-    def limit(self, path: str, what: str, /, **params: object) -> None: ...
 
 
 # ---- export ---------------------------------------------------------------------------------
@@ -182,18 +178,8 @@ def check_advancement(
             categories = _categories(checker, raw, f"{path}.skill_categories")
         else:
             checker.problem(f"{path}.skill_categories", N_("expected an object of skill names"))
-    price = settings.get("attribute_price")
-    if price is not None:
-        problem = int_problem(price, 0, ATTRIBUTE_PRICE_MAX)
-        if problem:
-            checker.problem(f"{path}.attribute_price", problem)
-            price = None
-    starting = settings.get("starting_cp")
-    if starting is not None:
-        problem = int_problem(starting, 0, STARTING_CP_MAX)
-        if problem:
-            checker.problem(f"{path}.starting_cp", problem)
-            starting = None
+    price = _optional_number(checker, settings, path, "attribute_price", ATTRIBUTE_PRICE_MAX)
+    starting = _optional_number(checker, settings, path, "starting_cp", STARTING_CP_MAX)
     approval = settings.get("approval")
     if approval is not None and not isinstance(approval, bool):
         checker.problem(f"{path}.approval", N_("expected true or false, got {type}"), type="?")
@@ -208,6 +194,17 @@ def check_advancement(
         species_costs=_species_costs(checker, settings, path),
         character_species=_character_species(checker, settings, path, characters),
     )
+
+
+def _optional_number(
+    checker: Checker, settings: dict[str, Any], path: str, key: str, most: int
+) -> int | None:
+    """A setting of 0 to `most`, or None: not given (null), or reported."""
+    value = settings.get(key)
+    if value is not None and (problem := int_problem(value, 0, most)):
+        checker.problem(f"{path}.{key}", problem)
+        return None
+    return value
 
 
 def _species_costs(checker: Checker, settings: dict[str, Any], path: str) -> dict[str, int] | None:
@@ -325,17 +322,7 @@ def _entry(
     if kind not in ENTRY_KINDS:
         checker.problem(f"{path}.kind", N_("expected award, spend, undo, ready or correct"))
     amount = data.get("amount")
-    problem = int_problem(amount, -MAX_EARNED, MAX_EARNED)
-    if problem:
-        checker.problem(f"{path}.amount", problem)
-    elif kind == "award" and (amount == 0 or abs(amount) > MAX_AWARD):
-        checker.problem(
-            f"{path}.amount", N_("an award is 1 to {limit} CP either way"), limit=MAX_AWARD
-        )
-    elif kind == "spend" and amount > 0:
-        checker.problem(f"{path}.amount", N_("a spend is 0 CP or less"))
-    elif kind in ("ready", "correct") and amount != 0:
-        checker.problem(f"{path}.amount", N_("a ready or correct entry moves no CP (0)"))
+    _check_amount(checker, f"{path}.amount", kind, amount)
     reason = data.get("reason", "")
     if not isinstance(reason, str) or text_problem(reason, REASON_MAX, empty_ok=True):
         checker.problem(f"{path}.reason", N_("expected one line of at most 200 characters"))
@@ -346,23 +333,7 @@ def _entry(
     if kind == "correct" and stat is None and "stat" not in data:
         checker.problem(f"{path}.stat", N_("missing (a correction names the stat it changed)"))
     undoes = data.get("undoes")
-    if kind == "undo":
-        if (
-            not isinstance(undoes, int)
-            or isinstance(undoes, bool)
-            or not 0 <= undoes < len(earlier)
-            or earlier[undoes].character != character
-            or earlier[undoes].kind == "undo"
-            or any(e.undoes == undoes for e in earlier)
-        ):
-            checker.problem(
-                f"{path}.undoes",
-                N_("expected the index of an earlier entry of the same character, undone once"),
-            )
-        elif amount != -earlier[undoes].amount:
-            checker.problem(f"{path}.amount", N_("an undo reverses the whole amount"))
-    elif undoes is not None:
-        checker.problem(f"{path}.undoes", N_("only an undo undoes an entry"))
+    _check_undoes(checker, path, kind, undoes, amount, character, earlier)
     at = data.get("at")
     if at is not None and (not isinstance(at, str) or len(at) > 40):
         checker.problem(f"{path}.at", N_("expected a time as the export writes it"))
@@ -378,6 +349,50 @@ def _entry(
         undoes if kind == "undo" else None,
         at,
     )
+
+
+def _check_amount(checker: Checker, path: str, kind: Any, amount: Any) -> None:
+    """An entry's amount within the ledger's range and as its kind moves CP."""
+    problem = int_problem(amount, -MAX_EARNED, MAX_EARNED)
+    if problem:
+        checker.problem(path, problem)
+    elif kind == "award" and (amount == 0 or abs(amount) > MAX_AWARD):
+        checker.problem(path, N_("an award is 1 to {limit} CP either way"), limit=MAX_AWARD)
+    elif kind == "spend" and amount > 0:
+        checker.problem(path, N_("a spend is 0 CP or less"))
+    elif kind in ("ready", "correct") and amount != 0:
+        checker.problem(path, N_("a ready or correct entry moves no CP (0)"))
+
+
+def _check_undoes(
+    checker: Checker,
+    path: str,
+    kind: Any,
+    undoes: Any,
+    amount: Any,
+    character: str | None,
+    earlier: Sequence[EntryPlan],
+) -> None:
+    """An undo names an earlier entry of the same character, not yet undone and not an undo
+    itself, and reverses its whole amount; no other entry names one."""
+    if kind != "undo":
+        if undoes is not None:
+            checker.problem(f"{path}.undoes", N_("only an undo undoes an entry"))
+        return
+    if (
+        not isinstance(undoes, int)
+        or isinstance(undoes, bool)
+        or not 0 <= undoes < len(earlier)
+        or earlier[undoes].character != character
+        or earlier[undoes].kind == "undo"
+        or any(e.undoes == undoes for e in earlier)
+    ):
+        checker.problem(
+            f"{path}.undoes",
+            N_("expected the index of an earlier entry of the same character, undone once"),
+        )
+    elif amount != -earlier[undoes].amount:
+        checker.problem(f"{path}.amount", N_("an undo reverses the whole amount"))
 
 
 def _stat(checker: Checker, value: Any, path: str) -> tuple[str, str, int, int] | None:
