@@ -41,6 +41,7 @@ from cogs.utils.config import (
     load_config,
 )
 from cogs.utils.errors import answer_ephemeral
+from cogs.utils.interest import hear_interest
 from cogs.utils.language import speak_for
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
@@ -155,6 +156,7 @@ class WireBot(commands.Bot):
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        hear_interest(self)  # interest marked on a session's event, of any user (cogs/sessions)
 
     # ---- clock and storage -------------------------------------------------------------------
     @property
