@@ -62,16 +62,29 @@ def _roll_line(label: str, roll: SessionRoll) -> str:
 
 
 def notable(rolls: list[SessionRoll]) -> list[str]:
-    """The best success and the worst failure by degrees, of player characters' public rolls."""
+    """The notable rolls of player characters' public rolls: the best success and the worst
+    failure by degrees, and the luckiest and unluckiest by the odds. A roll that is both (the
+    best and the luckiest) is one line with its luck added, not the same roll twice."""
     judged = [r for r in rolls if _judged(r)]
-    lines = []
     wins = [r for r in judged if r.success]
     losses = [r for r in judged if not r.success]
-    if wins:
-        lines.append(_roll_line(tr("Best roll"), max(wins, key=lambda r: (r.degrees, -r.id))))
-    if losses:
-        lines.append(_roll_line(tr("Worst roll"), max(losses, key=lambda r: (r.degrees, -r.id))))
-    return lines
+    best = max(wins, key=lambda r: (r.degrees, -r.id)) if wins else None
+    worst = max(losses, key=lambda r: (r.degrees, -r.id)) if losses else None
+    picked = [(tr("Best roll"), best), (tr("Worst roll"), worst)]
+    luck_words: dict[int, str] = {}
+    labels = (tr("Luckiest roll"), tr("Unluckiest roll"))
+    for label, found in zip(labels, lucky(judged), strict=True):
+        if found is None:
+            continue
+        words, roll = found
+        luck_words[roll.id] = words
+        if all(roll is not shown for _label, shown in picked):
+            picked.append((label, roll))
+    return [
+        _roll_line(label, roll) + (f" {luck_words[roll.id]}" if roll.id in luck_words else "")
+        for label, roll in picked
+        if roll is not None
+    ]
 
 
 def _judged(roll: SessionRoll) -> bool:
@@ -97,27 +110,26 @@ def _luck(roll: SessionRoll) -> RollLuck | None:
     )
 
 
-def lucky(rolls: list[SessionRoll]) -> list[str]:
+Lucky = tuple[str, SessionRoll]
+"""A roll picked by its odds, and the words saying how lucky it was."""
+
+
+def lucky(rolls: list[SessionRoll]) -> tuple[Lucky | None, Lucky | None]:
     """The luckiest and the unluckiest roll by the odds (each roll's percentile under its own
-    odds), of player characters' public rolls; none when fewer than two rolls had odds."""
+    odds, wire.stats.roll_luck); none when fewer than two rolls had odds or all were alike."""
     judged = [(luck, roll) for roll in rolls if (luck := _luck(roll)) is not None]
     if len(judged) < 2:
-        return []
+        return None, None
     best = max(judged, key=lambda pair: (pair[0].percentile, -pair[1].id))
     worst = min(judged, key=lambda pair: (pair[0].percentile, pair[1].id))
     if best[0].percentile == worst[0].percentile:
-        return []  # every roll as lucky as the next: nothing stands out
-    return [
-        _roll_line(tr("Luckiest roll"), best[1])
-        + " "
-        + tr("(better than {share} of throws with its odds)", share=share(best[0].percentile)),
-        _roll_line(tr("Unluckiest roll"), worst[1])
-        + " "
-        + tr(
-            "(worse than {share} of throws with its odds)",
-            share=share(1 - worst[0].percentile),
-        ),
-    ]
+        return None, None  # every roll as lucky as the next: nothing stands out
+    better = share(best[0].percentile)
+    worse = share(1 - worst[0].percentile)
+    return (
+        (tr("(better than {share} of throws with its odds)", share=better), best[1]),
+        (tr("(worse than {share} of throws with its odds)", share=worse), worst[1]),
+    )
 
 
 def condition_lines(conditions: list[SessionCondition]) -> list[str]:
@@ -171,7 +183,6 @@ async def recap_draft(bot: WireBot, session: Session) -> str:
             lines.append(line + (f" · {tr('down')}" if c.health.down else ""))
         lines += condition_lines([c for c in content.conditions if c.fight_id == fight_id])
     lines += notable(content.rolls)
-    lines += lucky(content.rolls)
     lines.append(
         trn("{n} roll in all.", "{n} rolls in all.", len(content.rolls))
         + " "

@@ -211,7 +211,7 @@ async def test_played_ended_recapped_in_a_thread_and_cp_awarded_once(world, cloc
 async def test_german_next_and_refusals(world, clock, client_languages):
     client_languages.set(world.bob, "de")
     none = await world.bob.slash(world.channel, "session next")
-    assert "Keine Sitzung" in none.response.content
+    assert "ist keine Sitzung geplant" in none.response.content
     await plan(world)
     shown = await world.bob.slash(world.channel, "session next")
     assert "3 Stunden" in shown.response.content and "✅ Komme (0)" in shown.response.content

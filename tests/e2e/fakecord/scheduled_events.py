@@ -21,7 +21,8 @@ thread started from a message. What Discord checks, the stand-in checks, with Di
   ``add_interested`` / ``remove_interested`` (a user marking interest, or taking it back) as
   ``GUILD_SCHEDULED_EVENT_USER_ADD`` / ``_USER_REMOVE`` with ``guild_scheduled_event_id``,
   ``user_id`` and ``guild_id`` (Gateway Events), counted in the event's ``user_count``. The
-  test controls ``edit_event`` and ``delete_event`` act as a GM in Discord's UI would.
+  test controls ``edit_event`` and ``delete_event`` act as a GM in Discord's UI would. These
+  gateway events go only to a session that asked for the ``GUILD_SCHEDULED_EVENTS`` intent.
 * Start Thread from Message ``POST /channels/{channel}/messages/{message}/threads``: a
   ``name`` of 1-100 characters; the thread's id is the message's; a message with a thread
   already is 400 ``160004``; dispatched as ``THREAD_CREATE``; then it takes messages as any
@@ -46,6 +47,8 @@ SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
 NEXT_STATUS = {SCHEDULED: {ACTIVE, CANCELED}, ACTIVE: {COMPLETED}}
 """Discord's valid status transitions; COMPLETED and CANCELED are final."""
 EXTERNAL = 3
+SCHEDULED_EVENTS_INTENT = 1 << 16
+"""GUILD_SCHEDULED_EVENTS: without it Discord sends none of the GUILD_SCHEDULED_EVENT_* events."""
 EVENT_NAME_MAX = 100
 EVENT_DESCRIPTION_MAX = 1000
 LOCATION_MAX = 100
@@ -195,9 +198,18 @@ class ScheduledEventApi:
         )
 
     async def _tell(self, event: str, data: dict[str, Any]) -> None:
-        """Dispatch a change to the bot, if one is connected (Discord tells whoever is)."""
+        """Dispatch a change to the bot, if one is connected (Discord tells whoever is) and,
+        for the events' own gateway events, asked for them with the GUILD_SCHEDULED_EVENTS
+        intent (Discord sends none without it)."""
+        if event.startswith("GUILD_SCHEDULED_EVENT_") and not self._wants_events(data):
+            return
         with contextlib.suppress(FakecordError):  # no gateway session: nobody to tell
             await self.dispatch(event, data)  # type: ignore[attr-defined]
+
+    def _wants_events(self, data: dict[str, Any]) -> bool:
+        shard = self.shard_of(int(data["guild_id"]))  # type: ignore[attr-defined]
+        session = self._shard_sessions.get(shard)  # type: ignore[attr-defined]
+        return session is None or bool(session.intents & SCHEDULED_EVENTS_INTENT)
 
     # ---------------------------------------------------------------- routes
 
