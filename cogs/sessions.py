@@ -249,10 +249,17 @@ async def pick_session(
                 )
             )
         return min(match, key=lambda s: s.start)
+    if not found and states == (State.RUNNING, State.RUNNING):
+        raise UserError(
+            tr(
+                "No session of {campaign} is running. A GM starts one with /session start.",
+                campaign=inert(roller.campaign.name),
+            )
+        )
     if not found:
         raise UserError(
             tr(
-                "{campaign} has no session to change. A GM plans one with /session plan.",
+                "{campaign} has no planned session. A GM plans one with /session plan.",
                 campaign=inert(roller.campaign.name),
             )
         )

@@ -126,7 +126,11 @@ async def test_a_cancelled_session_gets_no_reminder_and_loses_its_event(world, c
     clock.at(START - timedelta(minutes=10))
     assert await sessions(world).sweep_reminders() == 0
     again = await world.alice.slash(world.channel, "session cancel")
-    assert again.response.ephemeral and "no session to change" in again.response.content
+    assert again.response.ephemeral and "has no planned session" in again.response.content
+    none = await world.alice.slash(world.channel, "session end")
+    assert none.response.content == (
+        "No session of Default is running. A GM starts one with /session start."
+    )
 
 
 async def test_without_manage_events_the_session_is_kept_and_the_gm_told(world, clock, monkeypatch):
