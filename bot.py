@@ -107,7 +107,7 @@ SHUTDOWN_GRACE = 10.0
 
 def intents() -> discord.Intents:
     """Least intents: guild events and the guild's scheduled events (a session follows its
-    event), no privileged intents, no members, no messages."""
+    event, and interest marked on it answers), no privileged intents, no members, no messages."""
     return discord.Intents(guilds=True, guild_scheduled_events=True)
 
 

@@ -545,14 +545,14 @@ class RuleSessions:
         """Interest marked on (or taken back from) a session's Discord event, as the user's
         answer (wire.sessions.after_interest says which). The session whose answers changed,
         or None: no session of this event, answers closed, or nothing to change."""
+        if await self.session_by_event(guild_id, event_id) is None:
+            return None  # another event of the server's: no write taken for it
         async with self._write(guild_id) as tx:
             row = await first_row(
                 tx, "session_by_event", {"guild_id": guild_id, "event_id": int(event_id)}
             )
-            if row is None:
-                return None
-            session = _session(row)
-            if session.state not in (State.PLANNED, State.RUNNING):
+            session = None if row is None else _session(row)
+            if session is None or session.state not in (State.PLANNED, State.RUNNING):
                 return None
             where = {"session_id": session.id, "user_id": int(user_id)}
             found = await first_row(tx, "session_answer_of", where)
