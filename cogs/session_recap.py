@@ -182,6 +182,10 @@ async def recap_draft(bot: WireBot, session: Session) -> str:
             )
             lines.append(line + (f" · {tr('down')}" if c.health.down else ""))
         lines += condition_lines([c for c in content.conditions if c.fight_id == fight_id])
+        downed = dict.fromkeys(who for fought, who in content.downings if fought == fight_id)
+        if downed:
+            names = ", ".join(inert(who) for who in downed)
+            lines.append("- " + tr("Went down: {names}", names=names))
     lines += notable(content.rolls)
     lines.append(
         trn("{n} roll in all.", "{n} rolls in all.", len(content.rolls))

@@ -138,6 +138,8 @@ class SessionContent:
     cp_requests: int
     players: list[Player]
     conditions: list[SessionCondition] = field(default_factory=list)
+    downings: list[tuple[int, str]] = field(default_factory=list)
+    """(fight id, who) of each blow that put someone down, in order (undone ones not)."""
 
 
 def _moment(text: Any) -> datetime | None:
@@ -278,6 +280,7 @@ class RuleSessions:
                 SessionCondition(int(r[0]), r[1], r[2], r[3] is not None)
                 for r in await tx.fetch("session_conditions", where)
             ]
+            downings = [(int(r[0]), r[1]) for r in await tx.fetch("session_downings", where)]
             players = await self._players(tx, guild_id, session)
             row = await first_row(
                 tx,
@@ -288,7 +291,8 @@ class RuleSessions:
                     "until": utc_text(session.ended_at) if session.ended_at else "9999",
                 },
             )
-        return SessionContent(rolls, fights, int(row[0]) if row else 0, players, conditions)
+        cp_requests = int(row[0]) if row else 0
+        return SessionContent(rolls, fights, cp_requests, players, conditions, downings)
 
     async def _players(self, tx: Any, guild_id: int, session: Session) -> list[Player]:
         params = {

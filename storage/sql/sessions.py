@@ -107,6 +107,12 @@ def statements(d: Dialect) -> dict[str, str]:
         "JOIN combatants AS m ON m.id = l.combatant_id JOIN fights AS f ON f.id = m.fight_id "
         "WHERE f.session_id = :session_id AND f.guild_id = :guild_id AND l.hidden = 0 "
         "ORDER BY f.id, l.id",
+        # Who went down in the session's fights: a blow that took a pool from above 0 to 0 or
+        # below (health_log keeps each pool before and after), not undone.
+        "session_downings": "SELECT h.fight_id, h.target_name FROM health_log AS h "
+        "JOIN fights AS f ON f.id = h.fight_id WHERE f.session_id = :session_id "
+        "AND f.guild_id = :guild_id AND h.undone = 0 AND h.before > 0 AND h.after <= 0 "
+        "ORDER BY h.id",
         "condition_log_put_on": "INSERT INTO condition_log (combatant_id, effect_id, name, "
         "hidden) VALUES (:combatant_id, :effect_id, :name, :hidden)",
         "condition_log_ended": f"UPDATE condition_log SET ended_at = {d.now} "

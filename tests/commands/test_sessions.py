@@ -325,12 +325,15 @@ async def test_the_recap_names_the_luckiest_and_unluckiest_rolls_and_the_shown_c
     await world.alice.slash(ch, "fight effect", combatant="Ash", name="Blessed", modifier=1)
     await world.alice.slash(ch, "fight effect", combatant="Ash", name="Cursed", hidden=True)
     await world.alice.slash(ch, "fight cure", combatant="Ash", name="Prone")
+    await world.alice.slash(ch, "health damage", target="Ash", amount=30)  # down
+    await world.alice.slash(ch, "health heal", target="Ash", amount=30)  # up again
     await world.alice.slash(ch, "fight end")
     ended = await world.alice.slash(ch, "session end")
     [draft] = ended.followups
     lines = draft.content.splitlines()
     assert "- Conditions: Prone on Ash (ended); Blessed on Ash" in lines
     assert "Cursed" not in draft.content  # a GM's hidden condition
+    assert "- Went down: Ash" in lines  # though up again at the fight's end
     assert "Best roll: **Ash**, 18 against 8, 5 DoS" in lines  # by degrees
     assert "Worst roll: **Ash**, 9 against 20, 5 DoF" in lines
     assert (  # by the odds

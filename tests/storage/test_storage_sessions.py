@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
-from storage.models import NewCombatant, Shards
+from storage.models import HealthTarget, NewCombatant, Shards
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, roll_record
 from wire.dice import Die, DieSource
 from wire.initiative import Initiative
@@ -188,7 +188,7 @@ async def test_interest_on_the_event_answers_coming_and_taking_it_back_withdraws
     assert await store.session_answers(GUILD, session.id) == {GM: Answer.COMING}
 
 
-async def test_the_recap_reads_the_shown_conditions_put_on_and_ended(
+async def test_the_recap_reads_the_shown_conditions_and_who_went_down(
     store, make_campaign, make_character
 ):  # a GM's hidden one ("Marked") stays out
     campaign = await make_campaign()
@@ -201,9 +201,13 @@ async def test_the_recap_reads_the_shown_conditions_put_on_and_ended(
     for name, hidden in (("Prone", False), ("Blessed", False), ("Marked", True)):
         await store.add_effect(GUILD, fight.id, GM, pc.id, name, None, hidden=hidden)
     await store.remove_effect(GUILD, fight.id, GM, pc.id, "Prone")
+    down = HealthTarget(combatant_id=pc.id)
+    await store.change_health(GUILD, campaign.id, GM, down, "damage", 30)  # down: counted
+    await store.change_health(GUILD, campaign.id, GM, down, "damage", 5)  # down already: not
     await store.end_fight(GUILD, fight.id, GM)
     ended = await store.end_session(GUILD, session.id, GM)
     content = await store.session_content(GUILD, ended)
     shown = [(c.fight_id, c.bearer, c.name, c.ended) for c in content.conditions]
     assert shown == [(fight.id, "Ash", "Prone", True), (fight.id, "Ash", "Blessed", False)]
+    assert content.downings == [(fight.id, "Ash")]
     assert (await store.session_content(OTHER_GUILD, ended)).conditions == []
