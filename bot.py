@@ -41,6 +41,7 @@ from cogs.utils.config import (
     load_config,
 )
 from cogs.utils.errors import answer_ephemeral
+from cogs.utils.interest import hear_interest
 from cogs.utils.language import speak_for
 from cogs.utils.logs import setup_logging
 from cogs.utils.tracker import TrackerEdits
@@ -106,7 +107,7 @@ SHUTDOWN_GRACE = 10.0
 
 def intents() -> discord.Intents:
     """Least intents: guild events and the guild's scheduled events (a session follows its
-    event), no privileged intents, no members, no messages."""
+    event, and interest marked on it answers), no privileged intents, no members, no messages."""
     return discord.Intents(guilds=True, guild_scheduled_events=True)
 
 
@@ -155,6 +156,7 @@ class WireBot(commands.Bot):
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        hear_interest(self)  # interest marked on a session's event, of any user (cogs/sessions)
 
     # ---- clock and storage -------------------------------------------------------------------
     @property

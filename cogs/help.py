@@ -129,8 +129,8 @@ COMMANDS = {
         "(a server event too) · `/session move` · `/session cancel` · `/session start` · "
         "`/session end` drafts the recap, posted in a thread with **Award CP** · "
         "`/session settings reminder:15 ping:true`. Players: **Coming** / **Maybe** / **Not "
-        "coming** under its post · `/session next` in your own time zone · `/session list` · "
-        "`/history session:`."
+        "coming** under its post (or **Interested** on the event) · `/session next` in your own "
+        "time zone · `/session list` · `/history session:`."
     ),
     N_("GMs and privacy"): N_(
         "Members with Manage Server are GMs of every campaign; `/campaign gm add` makes others "

@@ -2,10 +2,12 @@
 the session's channel, with a panel to award the evening's CP.
 
 The draft reads only what the table saw: public rolls of player characters (never a hidden roll,
-never an NPC's numbers), the fights' summaries as their trackers showed them, and how many CP
-requests were made. The GM's edit is what is posted and kept. The award is one press: the CP to
-everyone who played (or to the names left in the form), one ledger entry a character through the
-store's award path, the session named as the reason, once a session; `/cp undo` undoes an entry.
+never an NPC's numbers), the best and worst by degrees and the luckiest and unluckiest by the
+odds (wire/stats.py), the fights' summaries as their trackers showed them with their shown
+conditions (never a GM's hidden one) and who went down, and how many CP requests were made.
+The GM's edit is what is posted and kept. The award is one press: the CP to everyone who played
+(or to the names left in the form), one ledger entry a character through the store's award path,
+the session named as the reason, once a session; `/cp undo` undoes an entry.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from cogs.utils.rolling import actor_of
 from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
 from storage.models_advancement import MAX_AWARD, REASON_MAX
-from storage.rules_sessions import Session, SessionRoll
+from storage.rules_sessions import Session, SessionCondition, SessionRoll
 from wire import sessions as rules
 from wire.i18n import tr, trc, trn
+from wire.stats import LoggedRoll, RollLuck, roll_luck
+from wire.stats_text import share
 from wire.textcheck import clip, normal_text, text_problem
 
 if TYPE_CHECKING:
@@ -58,16 +62,87 @@ def _roll_line(label: str, roll: SessionRoll) -> str:
 
 
 def notable(rolls: list[SessionRoll]) -> list[str]:
-    """The best success and the worst failure by degrees, of player characters' public rolls."""
-    judged = [r for r in rolls if not r.is_npc and r.success is not None and r.degrees is not None]
-    lines = []
+    """The notable rolls of player characters' public rolls: the best success and the worst
+    failure by degrees, and the luckiest and unluckiest by the odds. A roll that is both (the
+    best and the luckiest) is one line with its luck added, not the same roll twice."""
+    judged = [r for r in rolls if _judged(r)]
     wins = [r for r in judged if r.success]
     losses = [r for r in judged if not r.success]
-    if wins:
-        lines.append(_roll_line(tr("Best roll"), max(wins, key=lambda r: (r.degrees, -r.id))))
-    if losses:
-        lines.append(_roll_line(tr("Worst roll"), max(losses, key=lambda r: (r.degrees, -r.id))))
-    return lines
+    best = max(wins, key=lambda r: (r.degrees, -r.id)) if wins else None
+    worst = max(losses, key=lambda r: (r.degrees, -r.id)) if losses else None
+    picked = [(tr("Best roll"), best), (tr("Worst roll"), worst)]
+    luck_words: dict[int, str] = {}
+    labels = (tr("Luckiest roll"), tr("Unluckiest roll"))
+    for label, found in zip(labels, lucky(judged), strict=True):
+        if found is None:
+            continue
+        words, roll = found
+        luck_words[roll.id] = words
+        if all(roll is not shown for _label, shown in picked):
+            picked.append((label, roll))
+    return [
+        _roll_line(label, roll) + (f" {luck_words[roll.id]}" if roll.id in luck_words else "")
+        for label, roll in picked
+        if roll is not None
+    ]
+
+
+def _judged(roll: SessionRoll) -> bool:
+    """A player character's roll against a target, with its outcome known."""
+    return not roll.is_npc and roll.success is not None and roll.degrees is not None
+
+
+def _luck(roll: SessionRoll) -> RollLuck | None:
+    """The roll against its own odds (wire.stats), where chance decided it: a die rolled
+    against a target (not taken 10, not a free roll)."""
+    if roll.die is None or roll.total is None or roll.target is None or not _judged(roll):
+        return None
+    return roll_luck(
+        LoggedRoll(
+            roll.kind,
+            roll.die,
+            roll.die_source or "",
+            roll.total,
+            roll.target,
+            bool(roll.success),
+            int(roll.degrees or 0),
+        )
+    )
+
+
+Lucky = tuple[str, SessionRoll]
+"""A roll picked by its odds, and the words saying how lucky it was."""
+
+
+def lucky(rolls: list[SessionRoll]) -> tuple[Lucky | None, Lucky | None]:
+    """The luckiest and the unluckiest roll by the odds (each roll's percentile under its own
+    odds, wire.stats.roll_luck); none when fewer than two rolls had odds or all were alike."""
+    judged = [(luck, roll) for roll in rolls if (luck := _luck(roll)) is not None]
+    if len(judged) < 2:
+        return None, None
+    best = max(judged, key=lambda pair: (pair[0].percentile, -pair[1].id))
+    worst = min(judged, key=lambda pair: (pair[0].percentile, pair[1].id))
+    if best[0].percentile == worst[0].percentile:
+        return None, None  # every roll as lucky as the next: nothing stands out
+    better = share(best[0].percentile)
+    worse = share(1 - worst[0].percentile)
+    return (
+        (tr("(better than {share} of throws with its odds)", share=better), best[1]),
+        (tr("(worse than {share} of throws with its odds)", share=worse), worst[1]),
+    )
+
+
+def condition_lines(conditions: list[SessionCondition]) -> list[str]:
+    """A fight's shown conditions, one line: who bore which, and which ended before the
+    fight's end (run out or cured); GMs' hidden conditions are never among them."""
+    if not conditions:
+        return []
+    named = [
+        tr("{condition} on {bearer}", condition=inert(c.name), bearer=inert(c.bearer))
+        + (f" ({tr('ended')})" if c.ended else "")
+        for c in conditions
+    ]
+    return ["- " + tr("Conditions: {list}", list="; ".join(named))]
 
 
 async def recap_draft(bot: WireBot, session: Session) -> str:
@@ -106,6 +181,11 @@ async def recap_draft(bot: WireBot, session: Session) -> str:
                 taken=c.taken,
             )
             lines.append(line + (f" · {tr('down')}" if c.health.down else ""))
+        lines += condition_lines([c for c in content.conditions if c.fight_id == fight_id])
+        downed = dict.fromkeys(who for fought, who in content.downings if fought == fight_id)
+        if downed:
+            names = ", ".join(inert(who) for who in downed)
+            lines.append("- " + tr("Went down: {names}", names=names))
     lines += notable(content.rolls)
     lines.append(
         trn("{n} roll in all.", "{n} rolls in all.", len(content.rolls))

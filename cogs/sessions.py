@@ -5,7 +5,8 @@ it with Coming / Maybe / Not coming buttons (DynamicItems naming the session, so
 a restart and act for the presser alone) and mirrors it as a Discord scheduled event, which the
 server lists in each reader's own time zone. Without Manage Events the session is kept and the
 GM told what could not be done. A GM moving or cancelling the event in Discord's own UI moves or
-cancels the session (the GUILD_SCHEDULED_EVENT_* gateway events).
+cancels the session (the GUILD_SCHEDULED_EVENT_* gateway events); a member marking interest on
+the event answers Coming (cogs/utils/interest.py hears it for uncached users too).
 
 A sweep (per shard owner, as the CP requests' and the attacks' sweeps) sends the reminder in the
 session's channel a set time before the start, naming who comes, and the day-before ping of the
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,7 @@ from cogs.utils.discord_limits import (
 )
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
+from cogs.utils.interest import ScheduledEventInterest
 from cogs.utils.language import adopt, for_table
 from cogs.utils.options import Name
 from cogs.utils.rolling import Roller, actor_of, load_roller
@@ -246,10 +249,17 @@ async def pick_session(
                 )
             )
         return min(match, key=lambda s: s.start)
+    if not found and states == (State.RUNNING, State.RUNNING):
+        raise UserError(
+            tr(
+                "No session of {campaign} is running. A GM starts one with /session start.",
+                campaign=inert(roller.campaign.name),
+            )
+        )
     if not found:
         raise UserError(
             tr(
-                "{campaign} has no session to change. A GM plans one with /session plan.",
+                "{campaign} has no planned session. A GM plans one with /session plan.",
                 campaign=inert(roller.campaign.name),
             )
         )
@@ -289,6 +299,24 @@ class Sessions(commands.GroupCog, group_name="session"):
         """This channel's campaign, and the planned session named (else the next)."""
         roller = await load_roller(self.bot, interaction)
         return roller, await pick_session(self.bot, roller, session, (State.PLANNED, State.PLANNED))
+
+    async def _change_planned(
+        self,
+        interaction: discord.Interaction,
+        session: str | None,
+        change: Callable[[Roller, Session], Awaitable[Session]],
+        say: Callable[[Session], tuple[str, discord.ui.View | None]],
+        mirror: Callable[[discord.Guild | None, Session], Awaitable[str | None]],
+    ) -> None:
+        """A GM's change of a planned session (move, cancel, start): made in the store, told
+        to the table in its language, then mirrored on the Discord event (a GM told, alone,
+        what Discord refused)."""
+        roller, chosen = await self._planned(interaction, session)
+        changed = await change(roller, chosen)
+        with for_table():
+            text, view = say(changed)
+        await interaction.response.send_message(text, view=view or MISSING)
+        await note(interaction, await mirror(interaction.guild, changed))
 
     def _start(self, day: str, clock: str, zone_name: str | None) -> datetime:
         start = rules.start_at(day, clock, zone_name)
@@ -348,20 +376,21 @@ class Sessions(commands.GroupCog, group_name="session"):
         length: app_commands.Range[int, 15, rules.LENGTH_MAX_MINUTES] | None = None,
         zone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
-        roller, chosen = await self._planned(interaction, session)
-        start = self._start(date, time, await self._zone(roller, zone))
-        moved = await self.bot.store.move_session(
-            roller.guild_id, chosen.id, roller.user_id, start, length
-        )
-        with for_table():
+        async def move(roller: Roller, chosen: Session) -> Session:
+            start = self._start(date, time, await self._zone(roller, zone))
+            return await self.bot.store.move_session(
+                roller.guild_id, chosen.id, roller.user_id, start, length
+            )
+
+        def say(moved: Session) -> tuple[str, discord.ui.View | None]:
             text = tr(
                 "🔁 **{title}** moved to {when}. The reminder follows it.",
                 title=inert(moved.title),
                 when=when(moved),
             )
-            view = answer_view(moved)
-        await interaction.response.send_message(text, view=view)
-        await note(interaction, await self.events.move(interaction.guild, moved))
+            return text, answer_view(moved)
+
+        await self._change_planned(interaction, session, move, say, self.events.move)
 
     @app_commands.command(name="cancel", description="GMs: cancel a planned session")
     @app_commands.guild_only()
@@ -372,16 +401,18 @@ class Sessions(commands.GroupCog, group_name="session"):
         interaction: discord.Interaction,
         session: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        roller, chosen = await self._planned(interaction, session)
-        done = await self.bot.store.cancel_session(roller.guild_id, chosen.id, roller.user_id)
-        with for_table():
+        async def cancel(roller: Roller, chosen: Session) -> Session:
+            return await self.bot.store.cancel_session(roller.guild_id, chosen.id, roller.user_id)
+
+        def say(done: Session) -> tuple[str, discord.ui.View | None]:
             text = tr(
                 "❌ **{title}** on {when} is cancelled; no reminder will come.",
                 title=inert(done.title),
                 when=rules.timestamp(done.start, "F"),
             )
-        await interaction.response.send_message(text)
-        await note(interaction, await self.events.remove(interaction.guild, done))
+            return text, None
+
+        await self._change_planned(interaction, session, cancel, say, self.events.remove)
 
     @app_commands.command(name="start", description="GMs: start a session: rolls count for it")
     @app_commands.guild_only()
@@ -392,16 +423,18 @@ class Sessions(commands.GroupCog, group_name="session"):
         interaction: discord.Interaction,
         session: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        roller, chosen = await self._planned(interaction, session)
-        running = await self.bot.store.start_session(roller.guild_id, chosen.id, roller.user_id)
-        with for_table():
+        async def start(roller: Roller, chosen: Session) -> Session:
+            return await self.bot.store.start_session(roller.guild_id, chosen.id, roller.user_id)
+
+        def say(running: Session) -> tuple[str, discord.ui.View | None]:
             text = tr(
                 "▶️ **{title}** has begun: the rolls, fights and CP from now on are its own, "
                 "until a GM ends it with /session end.",
                 title=inert(running.title),
             )
-        await interaction.response.send_message(text)
-        await note(interaction, await self.events.begin(interaction.guild, running))
+            return text, None
+
+        await self._change_planned(interaction, session, start, say, self.events.begin)
 
     @app_commands.command(name="end", description="GMs: end the running session, draft its recap")
     @app_commands.guild_only()
@@ -422,7 +455,10 @@ class Sessions(commands.GroupCog, group_name="session"):
         )
         await note(interaction, await self.events.finish(interaction.guild, ended))
 
-    @app_commands.command(name="next", description="When the next session is")
+    @app_commands.command(
+        name=app_commands.locale_str("next", msgctxt="name (session)"),
+        description="When the next session is",
+    )
     @app_commands.guild_only()
     async def next(self, interaction: discord.Interaction) -> None:
         roller = await load_roller(self.bot, interaction)
@@ -552,6 +588,17 @@ class Sessions(commands.GroupCog, group_name="session"):
             log.info("Scheduled event %s: the session did not follow: %s", event.id, error)
         except StorageError:
             log.warning("Scheduled event %s: could not follow it", event.id, exc_info=True)
+
+    @commands.Cog.listener()
+    async def on_scheduled_event_interest(self, mark: ScheduledEventInterest) -> None:
+        """A member marked interest on a session's event (Coming) or took it back (withdrawn,
+        unless they answered by button): their answer, in the GM's list and the reminder."""
+        try:
+            await self.bot.store.mark_interest(
+                mark.guild_id, mark.event_id, mark.user_id, mark.interested
+            )
+        except StorageError:
+            log.warning("Scheduled event %s: interest not kept", mark.event_id, exc_info=True)
 
     # ---- the reminders' sweep --------------------------------------------------------------
     @tasks.loop(minutes=1)

@@ -42,6 +42,7 @@ TABLES = (
     "fights",
     "combatants",
     "combatant_effects",
+    "condition_log",
     "health_log",
     "character_posts",
     "skill_categories",

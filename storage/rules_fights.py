@@ -25,6 +25,7 @@ from storage.models import (
     TurnChange,
 )
 from storage.rows import character_from_row
+from storage.rules_common import first_row
 from storage.validation import clean_name
 from wire import limits
 from wire.conditions import (
@@ -321,10 +322,16 @@ class RuleFights:
         borne = [Borne(c.id, e) for c in fight.combatants for e in c.effects]
         countdown = count_down(borne, event)
         for gone in countdown.ended:
-            await tx.execute("delete_effect", {"effect_id": gone.effect.id})
+            await self._end_effect(tx, "delete_effect", {"effect_id": gone.effect.id})
         for counted in countdown.counted:
             await tx.execute("count_down_effect", {"effect_id": counted.effect.id})
         return [(names[gone.bearer_id], gone.effect.name) for gone in countdown.ended]
+
+    async def _end_effect(self, tx: Transaction, statement: str, params: dict[str, int]) -> None:
+        """A condition ends (run out or cured): gone from its bearer, marked ended in the
+        condition log that a session's recap reads."""
+        await tx.execute(statement, params)
+        await tx.execute("condition_log_ended", {"effect_id": params["effect_id"]})
 
     async def _bearer(
         self, tx: Transaction, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
@@ -378,7 +385,8 @@ class RuleFights:
                     name=target.name,
                     most=MAX_EFFECTS_PER_COMBATANT,
                 )
-            await tx.execute(
+            row = await first_row(
+                tx,
                 "insert_effect",
                 {
                     "combatant_id": combatant_id,
@@ -389,6 +397,16 @@ class RuleFights:
                     "stat": condition.stat,
                     "timing": condition.timing.value,
                     "until_id": condition.until_id,
+                    "hidden": int(condition.hidden),
+                },
+            )
+            assert row is not None
+            await tx.execute(  # a session's recap names it after it ended (condition_log)
+                "condition_log_put_on",
+                {
+                    "combatant_id": combatant_id,
+                    "effect_id": int(row[0]),
+                    "name": condition.name,
                     "hidden": int(condition.hidden),
                 },
             )
@@ -475,7 +493,9 @@ class RuleFights:
                     name=target.name,
                     effect=name,
                 )
-            await tx.execute("remove_effect", {"effect_id": found.id, "combatant_id": combatant_id})
+            await self._end_effect(
+                tx, "remove_effect", {"effect_id": found.id, "combatant_id": combatant_id}
+            )
             return await self._running(tx, guild_id, fight_id), found
 
     async def end_fight(self, guild_id: int, fight_id: int, actor_id: int) -> Fight:

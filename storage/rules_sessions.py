@@ -12,7 +12,7 @@ so a recap and `/history session:` find them. When a reminder is due is the rule
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,8 +28,10 @@ from wire.sessions import (
     LENGTH_MAX_MINUTES,
     NUDGE_AHEAD,
     Answer,
+    Given,
     State,
     Timing,
+    after_interest,
     lead_of,
     zone,
 )
@@ -102,6 +104,19 @@ class SessionRoll:
     id: int
     character_id: int | None
     is_npc: bool
+    die: int | None = None
+    die_source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionCondition:
+    """A shown condition put on in one of the session's fights: its bearer, and whether it
+    ended (run out or cured) before the fight did."""
+
+    fight_id: int
+    bearer: str
+    name: str
+    ended: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +137,9 @@ class SessionContent:
     fight_ids: list[int]
     cp_requests: int
     players: list[Player]
+    conditions: list[SessionCondition] = field(default_factory=list)
+    downings: list[tuple[int, str]] = field(default_factory=list)
+    """(fight id, who) of each blow that put someone down, in order (undone ones not)."""
 
 
 def _moment(text: Any) -> datetime | None:
@@ -235,7 +253,8 @@ class RuleSessions:
             return _settings(await first_row(tx, "session_settings", {"campaign_id": campaign_id}))
 
     async def session_content(self, guild_id: int, session: Session) -> SessionContent:
-        """The session's public rolls (never a hidden one), its fights and its CP requests."""
+        """The session's public rolls (never a hidden one), its fights, their shown conditions
+        and its CP requests."""
         where = {"guild_id": guild_id, "session_id": session.id}
         async with self._read() as tx:
             rolls = [
@@ -251,10 +270,17 @@ class RuleSessions:
                     int(r[8]),
                     None if r[9] is None else int(r[9]),
                     bool(r[10]),
+                    None if r[11] is None else int(r[11]),
+                    r[12],
                 )
                 for r in await tx.fetch("session_rolls", where)
             ]
             fights = [int(r[0]) for r in await tx.fetch("session_fights", where)]
+            conditions = [
+                SessionCondition(int(r[0]), r[1], r[2], r[3] is not None)
+                for r in await tx.fetch("session_conditions", where)
+            ]
+            downings = [(int(r[0]), r[1]) for r in await tx.fetch("session_downings", where)]
             players = await self._players(tx, guild_id, session)
             row = await first_row(
                 tx,
@@ -265,7 +291,8 @@ class RuleSessions:
                     "until": utc_text(session.ended_at) if session.ended_at else "9999",
                 },
             )
-        return SessionContent(rolls, fights, int(row[0]) if row else 0, players)
+        cp_requests = int(row[0]) if row else 0
+        return SessionContent(rolls, fights, cp_requests, players, conditions, downings)
 
     async def _players(self, tx: Any, guild_id: int, session: Session) -> list[Player]:
         params = {
@@ -504,12 +531,47 @@ class RuleSessions:
                 )
             await tx.execute(
                 "session_answer",
-                {"session_id": session_id, "user_id": int(user_id), "answer": answer.value},
+                {
+                    "session_id": session_id,
+                    "user_id": int(user_id),
+                    "answer": answer.value,
+                    "by_interest": 0,
+                },
             )
             rows = await tx.fetch(
                 "session_answers", {"guild_id": guild_id, "session_id": session_id}
             )
         return session, {int(row[0]): Answer(row[1]) for row in rows}
+
+    async def mark_interest(
+        self, guild_id: int, event_id: int, user_id: int, interested: bool
+    ) -> Session | None:
+        """Interest marked on (or taken back from) a session's Discord event, as the user's
+        answer (wire.sessions.after_interest says which). The session whose answers changed,
+        or None: no session of this event, answers closed, or nothing to change."""
+        if await self.session_by_event(guild_id, event_id) is None:
+            return None  # another event of the server's: no write taken for it
+        async with self._write(guild_id) as tx:
+            row = await first_row(
+                tx, "session_by_event", {"guild_id": guild_id, "event_id": int(event_id)}
+            )
+            session = None if row is None else _session(row)
+            if session is None or session.state not in (State.PLANNED, State.RUNNING):
+                return None
+            where = {"session_id": session.id, "user_id": int(user_id)}
+            found = await first_row(tx, "session_answer_of", where)
+            current = None if found is None else Given(Answer(found[0]), bool(found[1]))
+            given = after_interest(current, interested)
+            if given == current:
+                return None
+            if given is None:
+                await tx.execute("session_withdraw", where)
+            else:
+                await tx.execute(
+                    "session_answer",
+                    {**where, "answer": given.answer.value, "by_interest": int(given.by_interest)},
+                )
+            return session
 
     # ---- the reminders' sweep --------------------------------------------------------------
     async def due_sessions(

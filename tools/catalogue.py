@@ -22,7 +22,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
-from cogs.utils.translator import CHOICE, NAME
+from cogs.utils.translator import CHOICE, NAME, OWN_CONTEXT
 from wire import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,9 +112,17 @@ def _keyword_call(node: ast.AST) -> tuple[str | tuple[str, ...], str | None] | N
     return None
 
 
+def _name_context(node: object) -> str:
+    """The msgctxt of a command's name: its own (cogs/utils/translator.py, OWN_CONTEXT) or
+    the names' shared one."""
+    locale = getattr(node, "_locale_name", None)
+    own = locale.extras.get(OWN_CONTEXT) if isinstance(locale, app_commands.locale_str) else None
+    return own or NAME
+
+
 def _walk(node: object) -> Iterator[tuple[str | None, str]]:
     """(context, text) of each name and description of a command or group and below."""
-    yield NAME, node.name  # type: ignore[attr-defined]
+    yield _name_context(node), node.name  # type: ignore[attr-defined]
     if isinstance(node, app_commands.ContextMenu):
         return  # a context menu has a name only
     yield None, node.description  # type: ignore[attr-defined]

@@ -64,6 +64,29 @@ class Timing:
     nudged_for: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A player's answer and how it was given: by a button, or by marking interest on the
+    session's Discord event."""
+
+    answer: Answer
+    by_interest: bool = False
+
+
+def after_interest(current: Given | None, interested: bool) -> Given | None:
+    """The answer after a player marks interest on the session's event (`interested`) or takes
+    it back. Marking interest is saying Coming, except that a Coming pressed on a button stays
+    the button's; taking it back withdraws only what the interest said, so an answer a player
+    chose with a button is never undone by a click elsewhere."""
+    if interested:
+        if current is not None and current.answer is Answer.COMING:
+            return current
+        return Given(Answer.COMING, by_interest=True)
+    if current is not None and current.by_interest:
+        return None
+    return current
+
+
 def zone(name: str | None) -> ZoneInfo:
     """The IANA zone `name` (case as typed or not), UTC when empty; refused when unknown."""
     wanted = (name or DEFAULT_ZONE).strip()

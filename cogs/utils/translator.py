@@ -21,6 +21,11 @@ NAME = "name"
 CHOICE = "choice"
 """The msgctxt of choice names (shown, not typed: any text up to 100 characters)."""
 
+OWN_CONTEXT = "msgctxt"
+"""A command's name may carry its own msgctxt (`locale_str("next", msgctxt="name (session)")`)
+where one English word must read differently in two places: /fight next is "weiter" (the turn
+goes on), /session next "nächste" (the one to come)."""
+
 _CONTEXTS = {
     Where.command_name: NAME,
     Where.group_name: NAME,
@@ -44,4 +49,5 @@ class WireTranslator(app_commands.Translator):
         lang = i18n.language_of(locale)
         if lang == i18n.DEFAULT or locale.value.split("-")[0] != lang:
             return None
-        return i18n.lookup(lang, context_of(context.location), string.message)
+        own = string.extras.get(OWN_CONTEXT) if context.location is Where.command_name else None
+        return i18n.lookup(lang, own or context_of(context.location), string.message)

@@ -381,7 +381,7 @@ RETURNING id
         "WHERE id = :effect_id",
         "insert_effect": "INSERT INTO combatant_effects (combatant_id, name, rounds_left, "
         "modifier, applies_to, stat, timing, until_id, hidden) VALUES (:combatant_id, :name, "
-        ":rounds, :modifier, :applies_to, :stat, :timing, :until_id, :hidden)",
+        ":rounds, :modifier, :applies_to, :stat, :timing, :until_id, :hidden) RETURNING id",
         "remove_effect": "DELETE FROM combatant_effects WHERE id = :effect_id "
         "AND combatant_id = :combatant_id",
         "end_fight": f"UPDATE fights SET ended_at = {d.now} WHERE id = :fight_id",

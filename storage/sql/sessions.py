@@ -63,9 +63,14 @@ def statements(d: Dialect) -> dict[str, str]:
         "ended_at = :ended_at, recap = :recap, awarded_at = :awarded_at, "
         f"reminded_for = :reminded_for, nudged_for = :nudged_for WHERE id = :session_id AND {_OWN}",
         # ---- who comes
-        "session_answer": "INSERT INTO session_answers (session_id, user_id, answer) "
-        "VALUES (:session_id, :user_id, :answer) ON CONFLICT (session_id, user_id) "
-        f"DO UPDATE SET answer = excluded.answer, answered_at = {d.now}",
+        "session_answer": "INSERT INTO session_answers (session_id, user_id, answer, "
+        "by_interest) VALUES (:session_id, :user_id, :answer, :by_interest) "
+        "ON CONFLICT (session_id, user_id) DO UPDATE SET answer = excluded.answer, "
+        f"by_interest = excluded.by_interest, answered_at = {d.now}",
+        "session_answer_of": "SELECT answer, by_interest FROM session_answers "
+        "WHERE session_id = :session_id AND user_id = :user_id",
+        "session_withdraw": "DELETE FROM session_answers "
+        "WHERE session_id = :session_id AND user_id = :user_id",
         "session_answers": "SELECT a.user_id, a.answer FROM session_answers AS a "
         "JOIN sessions AS s ON s.id = a.session_id JOIN campaigns AS c ON c.id = s.campaign_id "
         "WHERE c.guild_id = :guild_id AND a.session_id = :session_id ORDER BY a.answered_at, "
@@ -99,10 +104,26 @@ def statements(d: Dialect) -> dict[str, str]:
         "ORDER BY id DESC LIMIT :limit",
         # ---- what a session holds (its recap, /history session:)
         "session_rolls": "SELECT r.user_id, r.character_name, r.kind, r.total, r.target, "
-        "r.success, r.degrees, r.damage, r.id, r.character_id, coalesce(ch.is_npc, 0) "
+        "r.success, r.degrees, r.damage, r.id, r.character_id, coalesce(ch.is_npc, 0), r.die, "
+        "r.die_source "
         "FROM roll_log AS r LEFT JOIN characters AS ch ON ch.id = r.character_id "
         "WHERE r.session_id = :session_id AND r.guild_id = :guild_id AND r.hidden = 0 "
         "AND r.state <> 'waiting' ORDER BY r.id",
+        # The shown conditions of the session's fights, as they came and went (no hidden one).
+        "session_conditions": "SELECT f.id, m.name, l.name, l.ended_at FROM condition_log AS l "
+        "JOIN combatants AS m ON m.id = l.combatant_id JOIN fights AS f ON f.id = m.fight_id "
+        "WHERE f.session_id = :session_id AND f.guild_id = :guild_id AND l.hidden = 0 "
+        "ORDER BY f.id, l.id",
+        # Who went down in the session's fights: a blow that took a pool from above 0 to 0 or
+        # below (health_log keeps each pool before and after), not undone.
+        "session_downings": "SELECT h.fight_id, h.target_name FROM health_log AS h "
+        "JOIN fights AS f ON f.id = h.fight_id WHERE f.session_id = :session_id "
+        "AND f.guild_id = :guild_id AND h.undone = 0 AND h.before > 0 AND h.after <= 0 "
+        "ORDER BY h.id",
+        "condition_log_put_on": "INSERT INTO condition_log (combatant_id, effect_id, name, "
+        "hidden) VALUES (:combatant_id, :effect_id, :name, :hidden)",
+        "condition_log_ended": f"UPDATE condition_log SET ended_at = {d.now} "
+        "WHERE effect_id = :effect_id AND ended_at IS NULL",
         "session_fights": "SELECT f.id FROM fights AS f "
         "WHERE f.session_id = :session_id AND f.guild_id = :guild_id ORDER BY f.id",
         # The player characters who played: a public roll, or a place in one of its fights.

@@ -126,7 +126,11 @@ async def test_a_cancelled_session_gets_no_reminder_and_loses_its_event(world, c
     clock.at(START - timedelta(minutes=10))
     assert await sessions(world).sweep_reminders() == 0
     again = await world.alice.slash(world.channel, "session cancel")
-    assert again.response.ephemeral and "no session to change" in again.response.content
+    assert again.response.ephemeral and "has no planned session" in again.response.content
+    none = await world.alice.slash(world.channel, "session end")
+    assert none.response.content == (
+        "No session of Default is running. A GM starts one with /session start."
+    )
 
 
 async def test_without_manage_events_the_session_is_kept_and_the_gm_told(world, clock, monkeypatch):
@@ -211,7 +215,7 @@ async def test_played_ended_recapped_in_a_thread_and_cp_awarded_once(world, cloc
 async def test_german_next_and_refusals(world, clock, client_languages):
     client_languages.set(world.bob, "de")
     none = await world.bob.slash(world.channel, "session next")
-    assert "Keine Sitzung" in none.response.content
+    assert "ist keine Sitzung geplant" in none.response.content
     await plan(world)
     shown = await world.bob.slash(world.channel, "session next")
     assert "3 Stunden" in shown.response.content and "✅ Komme (0)" in shown.response.content
@@ -274,3 +278,70 @@ async def test_the_day_before_ping_names_the_players_who_have_not_answered(world
     assert await sessions(world).sweep_reminders() == 0  # once
     clock.at(START - timedelta(minutes=30))
     assert await sessions(world).sweep_reminders() == 1  # then the reminder
+
+
+async def test_interest_on_the_event_is_an_answer_and_taking_it_back_withdraws_it(world, clock):
+    planned = await plan(world)
+    [event] = events(world)
+    backend = world.guild._env.backend
+    backend.set_scheduled_event_subscription(world.guild.id, event.id, world.bob.id, True)
+    await world.env.settle()  # the gateway event reaches the bot (bob is not in its cache)
+    shown = await world.alice.slash(world.channel, "session next")
+    assert f"✅ Coming (1): <@{world.bob.id}>" in shown.response.content
+    # Carol answered by button: her interest marked and taken back leaves her answer.
+    await world.carol.click(planned.response, label="Coming")
+    backend.set_scheduled_event_subscription(world.guild.id, event.id, world.carol.id, True)
+    backend.set_scheduled_event_subscription(world.guild.id, event.id, world.carol.id, False)
+    backend.set_scheduled_event_subscription(world.guild.id, event.id, world.bob.id, False)
+    await world.env.settle()
+    shown = await world.alice.slash(world.channel, "session next")
+    assert f"✅ Coming (1): <@{world.carol.id}>" in shown.response.content
+    clock.at(START - timedelta(minutes=15))
+    backend.set_scheduled_event_subscription(world.guild.id, event.id, world.bob.id, True)
+    await world.env.settle()
+    assert await sessions(world).sweep_reminders() == 1
+    reminder = world.channel.last_message.content
+    assert reminder.endswith(f"Coming: <@{world.bob.id}>, <@{world.carol.id}>")
+
+
+async def test_the_recap_names_the_luckiest_and_unluckiest_rolls_and_the_shown_conditions(
+    world, clock
+):
+    ch = world.channel
+    await world.bob.slash(ch, "character create", name="Ash", sheet="Strength 3; Parry 3")
+    await plan(world)
+    await world.alice.slash(ch, "session start")
+    parry = {"attr_name": "Strength", "skill_name": "Parry"}
+    # Ash adds 6: against 20, a 20 is 3 DoS (1 in 20) and a 3 is 5 DoF (1 in 5 fail so badly);
+    # against 8, a 12 is 5 DoS (9 in 20) and a 1 the only failure (1 in 20).
+    world.dice.push(20, 12, 3, 1, 2)
+    for target in (20, 8, 20, 8):
+        await world.bob.slash(ch, "check", **parry, vs=target)
+    await world.bob.slash(ch, "check", **parry, vs=20, private=True)  # 8: a hidden roll, out
+    await world.alice.slash(ch, "fight start", name="Ambush")
+    world.dice.push(15)
+    await world.bob.slash(ch, "fight join")
+    await world.alice.slash(ch, "fight effect", combatant="Ash", name="Prone", modifier=-2)
+    await world.alice.slash(ch, "fight effect", combatant="Ash", name="Blessed", modifier=1)
+    await world.alice.slash(ch, "fight effect", combatant="Ash", name="Cursed", hidden=True)
+    await world.alice.slash(ch, "fight cure", combatant="Ash", name="Prone")
+    await world.alice.slash(ch, "health damage", target="Ash", amount=30)  # down
+    await world.alice.slash(ch, "health heal", target="Ash", amount=30)  # up again
+    await world.alice.slash(ch, "fight end")
+    ended = await world.alice.slash(ch, "session end")
+    [draft] = ended.followups
+    lines = draft.content.splitlines()
+    assert "- Conditions: Prone on Ash (ended); Blessed on Ash" in lines
+    assert "Cursed" not in draft.content  # a GM's hidden condition
+    assert "- Went down: Ash" in lines  # though up again at the fight's end
+    assert "Best roll: **Ash**, 18 against 8, 5 DoS" in lines  # by degrees
+    assert "Worst roll: **Ash**, 9 against 20, 5 DoF" in lines
+    assert (  # by the odds
+        "Luckiest roll: **Ash**, 26 against 20, 3 DoS (better than 98% of throws with its odds)"
+        in lines
+    )
+    assert (
+        "Unluckiest roll: **Ash**, 7 against 8, 0 DoF (worse than 98% of throws with its odds)"
+        in lines
+    )
+    assert "8 against 20" not in draft.content  # the hidden roll is in no line

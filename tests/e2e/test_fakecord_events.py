@@ -74,9 +74,14 @@ async def test_status_moves_only_as_discord_allows_and_delete_is_final(api):
     assert (await call(api, "PATCH", path, status=3))[1]["status"] == 3
     status, body = await call(api, "PATCH", path, name="Again")
     assert status == 400  # a completed event takes no change
-    await standin.add_interested(int(event["id"]), 42)
+    for user in (42, 43, 42):  # a second mark of the same user counts once
+        await standin.add_interested(int(event["id"]), user)
     status, counted = await call(api, "GET", path + "?with_user_count=true")
-    assert counted["user_count"] == 1
+    assert counted["user_count"] == 2
+    await standin.remove_interested(int(event["id"]), 42)
+    status, [listed] = await call(api, "GET", EVENTS + "?with_user_count=true")
+    assert listed["user_count"] == 1
+    assert "user_count" not in (await call(api, "GET", path))[1]  # only when asked for
     assert (await call(api, "DELETE", path))[0] == 204
     status, body = await call(api, "GET", path)
     assert (status, body["code"]) == (404, 10070)

@@ -9,8 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
-from storage.models import Shards
+from storage.models import HealthTarget, NewCombatant, Shards
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, PLAYER, roll_record
+from wire.dice import Die, DieSource
+from wire.initiative import Initiative
 from wire.sessions import Answer, State
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -160,3 +162,52 @@ async def test_the_recap_award_reaches_who_played_once_and_is_undone_as_any(
         await store.award_session_cp(GUILD, other.id, GM, 10, "Later")
     chosen = await store.award_session_cp(GUILD, other.id, GM, 5, "Later", ["Bo"])
     assert [sheet.name for sheet, _t in chosen] == ["Bo"]
+
+
+async def test_interest_on_the_event_answers_coming_and_taking_it_back_withdraws_it(
+    store, make_campaign
+):
+    campaign = await make_campaign()
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", START, 180, CHANNEL)
+    await store.set_session_event(GUILD, session.id, 555)
+    assert await store.mark_interest(GUILD, 555, PLAYER, True) is not None
+    assert await store.session_answers(GUILD, session.id) == {PLAYER: Answer.COMING}
+    assert await store.mark_interest(GUILD, 555, PLAYER, True) is None  # nothing new
+    assert await store.mark_interest(GUILD, 555, PLAYER, False) is not None
+    assert await store.session_answers(GUILD, session.id) == {}
+    # An answer by button stays when the interest is taken back.
+    await store.answer_session(GUILD, session.id, GM, Answer.COMING)
+    await store.mark_interest(GUILD, 555, GM, True)
+    await store.mark_interest(GUILD, 555, GM, False)
+    assert await store.session_answers(GUILD, session.id) == {GM: Answer.COMING}
+    # Another guild's event of that id, an unknown event, a cancelled session: nothing.
+    assert await store.mark_interest(OTHER_GUILD, 555, PLAYER, True) is None
+    assert await store.mark_interest(GUILD, 556, PLAYER, True) is None
+    await store.cancel_session(GUILD, session.id, GM)
+    assert await store.mark_interest(GUILD, 555, PLAYER, True) is None
+    assert await store.session_answers(GUILD, session.id) == {GM: Answer.COMING}
+
+
+async def test_the_recap_reads_the_shown_conditions_and_who_went_down(
+    store, make_campaign, make_character
+):  # a GM's hidden one ("Marked") stays out
+    campaign = await make_campaign()
+    ash = await make_character(campaign, "Ash")
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", START, 180, CHANNEL)
+    await store.start_session(GUILD, session.id, GM)
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    joins = [NewCombatant("Ash", ash.id, PLAYER, False, Initiative(Die(10, DieSource.TABLE), 1))]
+    [pc] = (await store.add_combatants(GUILD, fight.id, GM, joins)).combatants
+    for name, hidden in (("Prone", False), ("Blessed", False), ("Marked", True)):
+        await store.add_effect(GUILD, fight.id, GM, pc.id, name, None, hidden=hidden)
+    await store.remove_effect(GUILD, fight.id, GM, pc.id, "Prone")
+    down = HealthTarget(combatant_id=pc.id)
+    await store.change_health(GUILD, campaign.id, GM, down, "damage", 30)  # down: counted
+    await store.change_health(GUILD, campaign.id, GM, down, "damage", 5)  # down already: not
+    await store.end_fight(GUILD, fight.id, GM)
+    ended = await store.end_session(GUILD, session.id, GM)
+    content = await store.session_content(GUILD, ended)
+    shown = [(c.fight_id, c.bearer, c.name, c.ended) for c in content.conditions]
+    assert shown == [(fight.id, "Ash", "Prone", True), (fight.id, "Ash", "Blessed", False)]
+    assert content.downings == [(fight.id, "Ash")]
+    assert (await store.session_content(OTHER_GUILD, ended)).conditions == []

@@ -154,3 +154,16 @@ def test_a_start_reads_back_as_the_wall_time_typed(moment: datetime, zone: str) 
         return  # a skipped wall time (checked above)
     local = utc.astimezone(ses.zone(zone))
     assert local.strftime("%Y-%m-%d %H:%M") == f"{day} {clock}"
+
+
+def test_interest_answers_coming_and_taking_it_back_withdraws_only_its_own() -> None:
+    by_interest = ses.Given(Answer.COMING, by_interest=True)
+    pressed_coming = ses.Given(Answer.COMING)
+    pressed_not = ses.Given(Answer.NOT)
+    assert ses.after_interest(None, True) == by_interest
+    assert ses.after_interest(pressed_not, True) == by_interest  # a change of mind
+    assert ses.after_interest(pressed_coming, True) == pressed_coming  # the button's stays
+    assert ses.after_interest(by_interest, False) is None
+    assert ses.after_interest(pressed_coming, False) == pressed_coming
+    assert ses.after_interest(pressed_not, False) == pressed_not
+    assert ses.after_interest(None, False) is None

@@ -18,8 +18,11 @@ thread started from a message. What Discord checks, the stand-in checks, with Di
 * Modify: the same field rules; ``status`` moves only SCHEDULED (1) -> ACTIVE (2) or CANCELED
   (4), ACTIVE -> COMPLETED (3); a completed or cancelled event takes no change (400 ``50035``).
 * Each change is dispatched as ``GUILD_SCHEDULED_EVENT_CREATE`` / ``_UPDATE`` / ``_DELETE``;
-  ``add_interested`` (a user marking interest) as ``GUILD_SCHEDULED_EVENT_USER_ADD``. The test
-  controls ``edit_event`` and ``delete_event`` act as a GM in Discord's UI would.
+  ``add_interested`` / ``remove_interested`` (a user marking interest, or taking it back) as
+  ``GUILD_SCHEDULED_EVENT_USER_ADD`` / ``_USER_REMOVE`` with ``guild_scheduled_event_id``,
+  ``user_id`` and ``guild_id`` (Gateway Events), counted in the event's ``user_count``. The
+  test controls ``edit_event`` and ``delete_event`` act as a GM in Discord's UI would. These
+  gateway events go only to a session that asked for the ``GUILD_SCHEDULED_EVENTS`` intent.
 * Start Thread from Message ``POST /channels/{channel}/messages/{message}/threads``: a
   ``name`` of 1-100 characters; the thread's id is the message's; a message with a thread
   already is 400 ``160004``; dispatched as ``THREAD_CREATE``; then it takes messages as any
@@ -44,6 +47,8 @@ SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
 NEXT_STATUS = {SCHEDULED: {ACTIVE, CANCELED}, ACTIVE: {COMPLETED}}
 """Discord's valid status transitions; COMPLETED and CANCELED are final."""
 EXTERNAL = 3
+SCHEDULED_EVENTS_INTENT = 1 << 16
+"""GUILD_SCHEDULED_EVENTS: without it Discord sends none of the GUILD_SCHEDULED_EVENT_* events."""
 EVENT_NAME_MAX = 100
 EVENT_DESCRIPTION_MAX = 1000
 LOCATION_MAX = 100
@@ -167,11 +172,24 @@ class ScheduledEventApi:
         await self._tell("GUILD_SCHEDULED_EVENT_DELETE", self._event_out(event))
 
     async def add_interested(self, event_id: int, user_id: int) -> None:
-        """A user marks interest in an event (its user_count counts them)."""
+        """A user marks interest in an event (Discord's "Interested"): its user_count counts
+        them, and the bot hears ``GUILD_SCHEDULED_EVENT_USER_ADD`` once (a second mark of the
+        same user changes nothing, as Discord's button toggles)."""
+        await self._interest(event_id, user_id, interested=True)
+
+    async def remove_interested(self, event_id: int, user_id: int) -> None:
+        """A user takes their interest back: ``GUILD_SCHEDULED_EVENT_USER_REMOVE``."""
+        await self._interest(event_id, user_id, interested=False)
+
+    async def _interest(self, event_id: int, user_id: int, *, interested: bool) -> None:
         event = self.scheduled_events[int(event_id)]
-        self.event_users.setdefault(int(event_id), set()).add(int(user_id))
+        users = self.event_users.setdefault(int(event_id), set())
+        if (int(user_id) in users) == interested:
+            return
+        (users.add if interested else users.discard)(int(user_id))
+        name = "GUILD_SCHEDULED_EVENT_USER_" + ("ADD" if interested else "REMOVE")
         await self._tell(
-            "GUILD_SCHEDULED_EVENT_USER_ADD",
+            name,
             {
                 "guild_scheduled_event_id": event["id"],
                 "user_id": str(user_id),
@@ -180,9 +198,18 @@ class ScheduledEventApi:
         )
 
     async def _tell(self, event: str, data: dict[str, Any]) -> None:
-        """Dispatch a change to the bot, if one is connected (Discord tells whoever is)."""
+        """Dispatch a change to the bot, if one is connected (Discord tells whoever is) and,
+        for the events' own gateway events, asked for them with the GUILD_SCHEDULED_EVENTS
+        intent (Discord sends none without it)."""
+        if event.startswith("GUILD_SCHEDULED_EVENT_") and not self._wants_events(data):
+            return
         with contextlib.suppress(FakecordError):  # no gateway session: nobody to tell
             await self.dispatch(event, data)  # type: ignore[attr-defined]
+
+    def _wants_events(self, data: dict[str, Any]) -> bool:
+        shard = self.shard_of(int(data["guild_id"]))  # type: ignore[attr-defined]
+        session = self._shard_sessions.get(shard)  # type: ignore[attr-defined]
+        return session is None or bool(session.intents & SCHEDULED_EVENTS_INTENT)
 
     # ---------------------------------------------------------------- routes
 
@@ -209,35 +236,44 @@ class ScheduledEventApi:
             return json_response({"message": "Unknown Guild Scheduled Event", "code": 10070}, 404)
         return event
 
-    async def _list_events(self, request: web.Request) -> web.Response:
-        if (early := await self._begin(request, "scheduled_event")) is not None:  # type: ignore[attr-defined]
+    async def _target(
+        self, request: web.Request, route: str, *, manage: bool = False, event: bool = False
+    ) -> tuple[int, dict[str, Any] | None] | web.Response:
+        """What every events route checks first, in Discord's order: the rate limit and the
+        route's scripted failures, the guild, Manage Events (for a change), then the event
+        named in the path. The guild's id and the event, or the answer that ends the call."""
+        if (early := await self._begin(request, route)) is not None:  # type: ignore[attr-defined]
             return early
         gid = self._guild_of(request)
         if isinstance(gid, web.Response):
             return gid
+        if manage and (denied := self._may_manage(gid)) is not None:
+            return denied
+        if not event:
+            return gid, None
+        found = self._event_of(request, gid)
+        return found if isinstance(found, web.Response) else (gid, found)
+
+    async def _list_events(self, request: web.Request) -> web.Response:
+        target = await self._target(request, "scheduled_event")
+        if isinstance(target, web.Response):
+            return target
         count = request.query.get("with_user_count") == "true"
-        return json_response([self._event_out(e, with_count=count) for e in self.guild_events(gid)])
+        events = self.guild_events(target[0])
+        return json_response([self._event_out(e, with_count=count) for e in events])
 
     async def _get_event(self, request: web.Request) -> web.Response:
-        if (early := await self._begin(request, "scheduled_event")) is not None:  # type: ignore[attr-defined]
-            return early
-        gid = self._guild_of(request)
-        if isinstance(gid, web.Response):
-            return gid
-        event = self._event_of(request, gid)
-        if isinstance(event, web.Response):
-            return event
+        target = await self._target(request, "scheduled_event", event=True)
+        if isinstance(target, web.Response):
+            return target
         count = request.query.get("with_user_count") == "true"
-        return json_response(self._event_out(event, with_count=count))
+        return json_response(self._event_out(target[1], with_count=count))  # type: ignore[arg-type]
 
     async def _create_event(self, request: web.Request) -> web.Response:
-        if (early := await self._begin(request, "scheduled_event_create")) is not None:  # type: ignore[attr-defined]
-            return early
-        gid = self._guild_of(request)
-        if isinstance(gid, web.Response):
-            return gid
-        if (denied := self._may_manage(gid)) is not None:
-            return denied
+        target = await self._target(request, "scheduled_event_create", manage=True)
+        if isinstance(target, web.Response):
+            return target
+        gid = target[0]
         body = _dict_body(request)
         event = {key: body.get(key) for key in EVENT_FIELDS}
         event["status"] = SCHEDULED
@@ -264,16 +300,11 @@ class ScheduledEventApi:
         return json_response(self._event_out(event))
 
     async def _modify_event(self, request: web.Request) -> web.Response:
-        if (early := await self._begin(request, "scheduled_event_modify")) is not None:  # type: ignore[attr-defined]
-            return early
-        gid = self._guild_of(request)
-        if isinstance(gid, web.Response):
-            return gid
-        if (denied := self._may_manage(gid)) is not None:
-            return denied
-        event = self._event_of(request, gid)
-        if isinstance(event, web.Response):
-            return event
+        target = await self._target(request, "scheduled_event_modify", manage=True, event=True)
+        if isinstance(target, web.Response):
+            return target
+        event = target[1]
+        assert event is not None
         body = _dict_body(request)
         changed = {**event, **{k: v for k, v in body.items() if k in EVENT_FIELDS}}
         status = changed["status"]
@@ -298,17 +329,13 @@ class ScheduledEventApi:
         return json_response(self._event_out(event))
 
     async def _delete_event(self, request: web.Request) -> web.Response:
-        if (early := await self._begin(request, "scheduled_event_delete")) is not None:  # type: ignore[attr-defined]
-            return early
-        gid = self._guild_of(request)
-        if isinstance(gid, web.Response):
-            return gid
-        if (denied := self._may_manage(gid)) is not None:
-            return denied
-        event = self._event_of(request, gid)
-        if isinstance(event, web.Response):
-            return event
+        target = await self._target(request, "scheduled_event_delete", manage=True, event=True)
+        if isinstance(target, web.Response):
+            return target
+        event = target[1]
+        assert event is not None
         del self.scheduled_events[int(event["id"])]
+        self.event_users.pop(int(event["id"]), None)
         await self._tell("GUILD_SCHEDULED_EVENT_DELETE", self._event_out(event))
         return web.Response(status=204)
 
