@@ -10,16 +10,23 @@ import dataclasses
 import json
 import time
 from collections.abc import Collection, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from storage import offload
 from storage.backend import Params, Transaction
 from storage.errors import NameTaken, PermissionDenied
-from storage.models import ImportClash, ImportOutcome
+from storage.models import ImportClash, ImportOutcome, may_change
 from storage.rows import character_from_row, json_text
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
 from wire.i18n import N_
 from wire.sheet import Character
+
+if TYPE_CHECKING:
+    from storage.rules_needs import SheetChange
+    from storage.rules_needs import TransferNeeds as _Needs
+else:
+    _Needs = object
+
 
 IMPORT_REST_MAX = 1.0
 """Seconds at most between two imports' writes (see `RuleStore.import_data`)."""
@@ -94,22 +101,17 @@ async def import_portraits(
         await tx.executemany("import_portrait", portraits)
 
 
-class RuleTransfer:
+def _becomes(new: Character) -> SheetChange:
+    """The change to the sheet `new`: its attributes and skills, whatever they were."""
+    return lambda _sheet: (new.attributes, new.skills)
+
+
+class RuleTransfer(_Needs):
     """The import and export methods of `RuleStore`."""
 
-    # Provided by RuleStore and its other parts.
-    _activate_if_first: Any
-    _access: Any
-    _hold_sheet: Any
-    _campaign_by_id: Any
-    _check_room: Any
-    _import_turn: Any
-    _imports_rest_until: Any
-    _read: Any
-    _write: Any
-    get_character: Any
-    gear_for_export: Any
-    _import_gear: Any
+    # The imports' turn-taking, set by RuleStore.__init__.
+    _import_turn: asyncio.Lock
+    _imports_rest_until: float
 
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
         """Versioned JSON-ready dict (see storage/transfer.py for the format)."""
@@ -243,14 +245,14 @@ class RuleTransfer:
         sheets: Sequence[Character],
     ) -> None:
         """An import that replaces a sheet ready for play moves its priced stats only through
-        the CP ledger, as an edit does (storage/rules_advancement.py's `_hold_sheet`)."""
+        the CP ledger, as an edit does (storage/rules_ledger.py's `_hold_sheet`)."""
         by_name = {sheet.name.casefold(): sheet for sheet in sheets}
         for clash in replaced:
             new = by_name.get(clash.name.casefold())
             if new is None or clash.is_npc:
                 continue
             access = await self._access(tx, guild_id, campaign_id, actor_id, clash.character_id)
-            await self._hold_sheet(tx, access, lambda _sheet, new=new: (new.attributes, new.skills))
+            await self._hold_sheet(tx, access, _becomes(new))
 
     async def _import_plan(
         self,
@@ -307,18 +309,19 @@ class RuleTransfer:
                     "with replace to overwrite them.",
                     names=names,
                 )
-            if not is_gm:
-                for row in clashes:
-                    if row[4] or row[3] != actor_id:
-                        raise PermissionDenied(
-                            "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
-                        )
+            for row in clashes:
+                if not may_change(campaign, actor_id, owner_id=row[3], is_npc=bool(row[4])):
+                    raise PermissionDenied(
+                        "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
+                    )
             replaced = [_clash(row) for row in clashes]
             await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
             existing = {row[0] for row in clashes}
-            for npcs in (False, True):
-                new = [s for s in sheets if s.is_npc == npcs and s.name.casefold() not in existing]
-                await self._check_room(tx, campaign_id, npcs, len(new))
+            for of_npcs in (False, True):
+                new = [
+                    s for s in sheets if s.is_npc == of_npcs and s.name.casefold() not in existing
+                ]
+                await self._check_room(tx, campaign_id, of_npcs, len(new))
             if not sheets:
                 return ImportOutcome([], left_out, [])
             # A handful of statements whatever the size, each running in the database without

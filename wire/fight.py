@@ -195,6 +195,15 @@ class Fight:
             combatants=fresh,
         )
 
+    def turn_after_leaving(self, leaving_id: int) -> Combatant | None:
+        """Who acts when the combatant `leaving_id`, whose turn it is, leaves the fight: the
+        next in this round's order, the first after the last; no round is skipped or counted.
+        None when nobody else is left."""
+        order = self.order()
+        place = next(i for i, c in enumerate(order) if c.id == leaving_id)
+        rest = order[place + 1 :] + order[:place]
+        return rest[0] if rest else None
+
     def attacker(self, character_id: int | None, name: str) -> Combatant | None:
         """The combatant that plays a sheet, to credit and count its attack: of several copies
         of an NPC, the one named (npc:Goblin 1), else the one whose turn it is, else the first."""
