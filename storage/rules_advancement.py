@@ -40,6 +40,7 @@ REQUEST_LIFE = timedelta(days=REQUEST_DAYS)
 
 
 if TYPE_CHECKING:
+    from storage.models import Campaign
     from storage.rules_needs import AdvancementNeeds as _Needs
 else:
     _Needs = object
@@ -121,7 +122,7 @@ class RuleAdvancement(_Needs):
     async def _sheet_categories(
         self,
         tx: Transaction,
-        campaign: Any,
+        campaign: Campaign,
         actor_id: int,
         categories: Mapping[str, Category] | None,
     ) -> None:

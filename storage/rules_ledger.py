@@ -41,6 +41,8 @@ MAX_AWARDED_AT_ONCE = 60
 """Characters one award reaches (a campaign's active characters, a fight's)."""
 
 if TYPE_CHECKING:
+    from storage.models import Campaign
+    from storage.rules_characters import _Access
     from storage.rules_needs import LedgerNeeds as _Needs
 else:
     _Needs = object
@@ -263,7 +265,7 @@ class RuleLedger(_Needs):
     async def _import_advancement(
         self,
         tx: Transaction,
-        campaign: Any,
+        campaign: Campaign,
         actor_id: int,
         plan: Any,
         written: Mapping[str, Sequence[int]],
@@ -273,75 +275,107 @@ class RuleLedger(_Needs):
         onto characters without entries here, so nothing is counted twice)."""
         advancement = plan.advancement
         is_gm = campaign.is_gm(actor_id)
-        where = {"campaign_id": campaign.id}
         if advancement.ledger and not is_gm:
             raise campaign.gm_only(N_("import a CP ledger"))
-        if is_gm and advancement.categories:
-            now = await self._advancement(tx, campaign.id)
-            for name, category in advancement.categories.items():
-                if plan.kind == "campaign" or now.category(name) is None:
-                    await tx.execute(
-                        "cp_set_category",
-                        {
-                            **where,
-                            "name_key": name.casefold(),
-                            "name": name,
-                            "category": category.value,
-                        },
-                    )
-        if plan.kind == "campaign" and (
-            advancement.has_attribute_price
-            or advancement.has_starting_cp
-            or advancement.approval is not None
-        ):
-            now = await self._advancement(tx, campaign.id)
-            await tx.execute(
-                "cp_set_settings",
-                {
-                    **where,
-                    "attribute_price": advancement.attribute_price
-                    if advancement.has_attribute_price
-                    else now.attribute_price.per_point,
-                    "starting_cp": advancement.starting_cp
-                    if advancement.has_starting_cp
-                    else now.starting_cp,
-                    "approval": int(
-                        now.approval if advancement.approval is None else advancement.approval
-                    ),
-                },
-            )
-        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
+        whole = plan.kind == "campaign"
+        if is_gm:
+            await self._import_categories(tx, campaign.id, advancement, whole=whole)
+        if whole:
+            await self._import_settings(tx, campaign.id, advancement)
         if is_gm and advancement.species_costs:
-            now = await self._advancement(tx, campaign.id)
-            await self._write_species(
-                tx,
-                campaign.id,
-                {
-                    name: cost
-                    for name, cost in advancement.species_costs.items()
-                    if plan.kind == "campaign" or now.species_cost(name) is None
-                },
-            )
+            await self._import_species_costs(tx, campaign.id, advancement, whole=whole)
+        ids: dict[str, int] = {name: row[0] for name, row in written.items()}
         for name, species in (advancement.character_species or {}).items():
             if name.casefold() in ids:
                 await tx.execute(
                     "cp_set_sheet_species",
                     {"character_id": ids[name.casefold()], "name": species},
                 )
-        if not advancement.ledger:
+        if advancement.ledger:
+            await self._import_ledger(tx, campaign.id, actor_id, advancement.ledger, ids)
+
+    async def _import_categories(
+        self, tx: Transaction, campaign_id: int, advancement: Any, *, whole: bool
+    ) -> None:
+        """A GM's file's skill categories: all of a campaign file's, else only those of skills
+        the campaign has none for (a character file does not reprice the table)."""
+        if not advancement.categories:
             return
-        for key in {entry.character.casefold() for entry in advancement.ledger}:
+        now = await self._advancement(tx, campaign_id)
+        for name, category in advancement.categories.items():
+            if whole or now.category(name) is None:
+                await tx.execute(
+                    "cp_set_category",
+                    {
+                        "campaign_id": campaign_id,
+                        "name_key": name.casefold(),
+                        "name": name,
+                        "category": category.value,
+                    },
+                )
+
+    async def _import_settings(self, tx: Transaction, campaign_id: int, advancement: Any) -> None:
+        """A campaign file's attribute price, starting budget and approval: those it has."""
+        if not (
+            advancement.has_attribute_price
+            or advancement.has_starting_cp
+            or advancement.approval is not None
+        ):
+            return
+        now = await self._advancement(tx, campaign_id)
+        await tx.execute(
+            "cp_set_settings",
+            {
+                "campaign_id": campaign_id,
+                "attribute_price": advancement.attribute_price
+                if advancement.has_attribute_price
+                else now.attribute_price.per_point,
+                "starting_cp": advancement.starting_cp
+                if advancement.has_starting_cp
+                else now.starting_cp,
+                "approval": int(
+                    now.approval if advancement.approval is None else advancement.approval
+                ),
+            },
+        )
+
+    async def _import_species_costs(
+        self, tx: Transaction, campaign_id: int, advancement: Any, *, whole: bool
+    ) -> None:
+        """A GM's file's species prices: all of a campaign file's, else only unpriced ones."""
+        now = await self._advancement(tx, campaign_id)
+        await self._write_species(
+            tx,
+            campaign_id,
+            {
+                name: cost
+                for name, cost in advancement.species_costs.items()
+                if whole or now.species_cost(name) is None
+            },
+        )
+
+    async def _import_ledger(
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        actor_id: int,
+        ledger: Sequence[Any],
+        ids: Mapping[str, int],
+    ) -> None:
+        """A file's ledger onto the characters it names (by name, to their ids here): refused
+        for one that has entries here already, which would count twice. An undo points at
+        its entry's new id."""
+        where = {"campaign_id": campaign_id}
+        for key in {entry.character.casefold() for entry in ledger}:
             rows = await tx.fetch("cp_entries", {**where, "character_id": ids[key], "limit": 1})
             if rows:
                 raise Conflict(
                     "{name} already has CP entries in this campaign, so the file's ledger "
                     "would count twice. Import it under another name, or without its ledger.",
-                    name=next(
-                        e.character for e in advancement.ledger if e.character.casefold() == key
-                    ),
+                    name=next(e.character for e in ledger if e.character.casefold() == key),
                 )
         new_ids: list[int] = []
-        for entry in advancement.ledger:
+        for entry in ledger:
             row = await self._add_entry(
                 tx,
                 **where,
@@ -368,7 +402,7 @@ class RuleLedger(_Needs):
     async def _hold_sheet(
         self,
         tx: Transaction,
-        access: Any,
+        access: _Access,
         change: Callable[[Character], tuple[Mapping[str, int], Mapping[str, int]]],
     ) -> None:
         """In a sheet change's transaction: a player character ready for play, in a campaign

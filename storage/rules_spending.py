@@ -305,43 +305,44 @@ class RuleSpending(_Needs):
                 return _request(rows[0]), None
             if request.state != "waiting":
                 raise Conflict("That improvement was {state} already.", state=request.state)
-            improvement = None
-            if approve:
-                # Priced again now: the sheet, categories or CP may have moved meanwhile.
-                await tx.execute(
-                    "cp_decide_request",
-                    {"state": "approved", "user_id": int(actor_id), "request_id": request_id},
-                )
-                quote, _gm = await self._quote(
-                    tx,
-                    guild_id,
-                    request.campaign_id,
-                    actor_id,
-                    request.character_id,
-                    request.stat_kind,
-                    request.stat_name,
-                    request.level_after,
-                )
-                if quote.before != request.level_before:
-                    raise Conflict(
-                        "{stat} is at {now} now, not {before}: refuse this one and ask again.",
-                        stat=request.stat_name,
-                        now=quote.before,
-                        before=request.level_before,
-                    )
-                _require_affordable(quote)
-                entry = await self._spend(tx, request.campaign_id, request.user_id, quote)
-                sheet = await self._character_by_id(
-                    tx, guild_id, request.campaign_id, request.character_id
-                )
-                improvement = Improvement(quote, sheet, entry=entry)
-            else:
-                await tx.execute(
-                    "cp_decide_request",
-                    {"state": "refused", "user_id": int(actor_id), "request_id": request_id},
-                )
+            await tx.execute(
+                "cp_decide_request",
+                {
+                    "state": "approved" if approve else "refused",
+                    "user_id": int(actor_id),
+                    "request_id": request_id,
+                },
+            )
+            improvement = await self._approve(tx, guild_id, actor_id, request) if approve else None
             rows = await tx.fetch("cp_request", {"request_id": request_id, "guild_id": guild_id})
             return _request(rows[0]), improvement
+
+    async def _approve(
+        self, tx: Transaction, guild_id: int, actor_id: int, request: Request
+    ) -> Improvement:
+        """An approved request's spend, priced again now: the sheet, the categories or the CP
+        may have moved meanwhile. Conflict if the stat moved; the player's CP pay."""
+        quote, _gm = await self._quote(
+            tx,
+            guild_id,
+            request.campaign_id,
+            actor_id,
+            request.character_id,
+            request.stat_kind,
+            request.stat_name,
+            request.level_after,
+        )
+        if quote.before != request.level_before:
+            raise Conflict(
+                "{stat} is at {now} now, not {before}: refuse this one and ask again.",
+                stat=request.stat_name,
+                now=quote.before,
+                before=request.level_before,
+            )
+        _require_affordable(quote)
+        entry = await self._spend(tx, request.campaign_id, request.user_id, quote)
+        sheet = await self._character_by_id(tx, guild_id, request.campaign_id, request.character_id)
+        return Improvement(quote, sheet, entry=entry)
 
 
 def _require_affordable(quote: Quote) -> None:
