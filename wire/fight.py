@@ -120,11 +120,12 @@ class Combatant:
     """A GM granted it one action out of turn; its next attack that needs it uses it up."""
 
     def may_act(self, user_id: int, gms: Gms) -> bool:
-        """Who may act for it: its player, or a GM; one nobody plays, a GM only (the rule of
-        storage.models.change_refusal, which says why not)."""
+        """Who may act for it: its player, or a GM; an NPC, or one nobody plays, a GM only,
+        whoever brought it in (the rule of storage.models.may_change, which the store's
+        refusal says)."""
         if gms.is_gm(user_id):
             return True
-        return self.controller_id is not None and self.controller_id == user_id
+        return not self.is_npc and self.controller_id is not None and self.controller_id == user_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -209,6 +209,9 @@ def test_who_may_act_for_a_combatant() -> None:
     assert jaime.may_act(1, Gms()) and jaime.may_act(1005, Gms())
     assert not jaime.may_act(1006, Gms())
     assert not replace(jaime, controller_id=None).may_act(1005, Gms())
+    # An NPC a GM brought in from their sheet is the GMs', not theirs once no longer a GM.
+    assert not replace(jaime, is_npc=True).may_act(1005, Gms())
+    assert replace(jaime, is_npc=True).may_act(1, Gms())
 
 
 @WIRE
