@@ -48,7 +48,7 @@ class PermissionDenied(StorageError):
 
 class LedgerHolds(PermissionDenied):
     """A sheet change that would move a ready character's priced stats around the CP ledger
-    (storage/rules_advancement.py); `moves` (wire.pricing.StatMove) says which, so a cog can
+    (storage/rules_ledger.py); `moves` (wire.pricing.StatMove) says which, so a cog can
     offer the improvement instead."""
 
     moves: tuple = ()

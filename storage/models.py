@@ -1,7 +1,7 @@
 """Plain records the storage hands out and takes in.
 
-They hold no database handles and no SQL, so the cogs (and a later PostgreSQL backend) see the
-same shapes whatever stores them. Frozen: a record read from the database is a snapshot, and a
+They hold no database handles and no SQL, so the cogs see the same shapes whichever backend
+stores them (SQLite or PostgreSQL). Frozen: a record read from the database is a snapshot, and a
 change goes back through the store, where permissions and concurrency are handled.
 """
 
@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict, Unpack
 
 from storage.errors import GmOnly, InvalidValue, PermissionDenied
 from wire import limits, names
@@ -130,31 +130,56 @@ NOT_YOURS = N_("Only {name}'s player or a GM can change {name} or act for them."
 NPCS_ARE_THE_GMS = N_("change or act for {name}, an NPC")
 
 
-def change_refusal(
-    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
-) -> PermissionDenied | None:
-    """Who may change a sheet or act for a character, as one rule for every entry point (a
-    command, a button, the Edit form, an import, a fight's combatant): None if `user_id` may,
-    else the refusal to raise.
+def may_change(campaign: Campaign, user_id: int, *, owner_id: int | None, is_npc: bool) -> bool:
+    """The one rule of who may change something of a campaign or act for it (a sheet, a
+    fight's combatant, a crafting project): a GM of the campaign, and everyone with Manage
+    Server is one; otherwise only its owner, and only for what a player may own: an NPC (or
+    what nobody owns, `owner_id` None) is the GMs' alone, so whoever made it may no longer
+    touch it once they stop being a GM.
 
-    A GM of the campaign may, and everyone with Manage Server is one. Otherwise only the
-    character's player, and only for a player character: an NPC (or a combatant nobody plays)
-    is the GMs' alone, so whoever made it may no longer touch it once they stop being a GM.
-    """
+    The family built on it, so every entry point of the store asks the same question:
+    `change_refusal` / `require_change` give the refusal for a character (its one wording);
+    crafting words its own for a project (storage/rules_crafting.py)."""
     if campaign.is_gm(user_id):
+        return True
+    return not is_npc and owner_id is not None and owner_id == user_id
+
+
+def change_refusal(
+    campaign: Campaign,
+    user_id: int,
+    *,
+    name: str,
+    player_id: int | None,
+    is_npc: bool,
+    npc_action: str = NPCS_ARE_THE_GMS,
+) -> PermissionDenied | None:
+    """`may_change` for a character, as one rule for every entry point (a command, a button,
+    the Edit form, an import, a fight's combatant, a CP spend, a change of health): None if
+    `user_id` may, else the refusal to raise.
+
+    A player character's refusal has one wording (NOT_YOURS); an NPC's names its GMs, and
+    `npc_action` (a template with `{name}`, marked with N_) may say what was refused, as
+    "change {name}'s health" does."""
+    if may_change(campaign, user_id, owner_id=player_id, is_npc=is_npc):
         return None
     if is_npc or player_id is None:
-        return campaign.gm_only(NPCS_ARE_THE_GMS, name=name)
-    if player_id != user_id:
-        return PermissionDenied(NOT_YOURS, name=name)
-    return None
+        return campaign.gm_only(npc_action, name=name)
+    return PermissionDenied(NOT_YOURS, name=name)
 
 
-def require_change(
-    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
-) -> None:
+class Whose(TypedDict):
+    """`change_refusal`'s keywords: the character asked about."""
+
+    name: str
+    player_id: int | None
+    is_npc: bool
+    npc_action: NotRequired[str]
+
+
+def require_change(campaign: Campaign, user_id: int, **whose: Unpack[Whose]) -> None:
     """`change_refusal`, raised."""
-    refusal = change_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
+    refusal = change_refusal(campaign, user_id, **whose)
     if refusal is not None:
         raise refusal
 

@@ -5,11 +5,13 @@ Every method that reads or writes campaign data takes the guild id, and where it
 campaign id, and touches nothing outside them: an id from another guild finds nothing. Methods
 that change data take the acting user's id and enforce the rules (who may change a sheet:
 storage.models.change_refusal). Errors are `storage.errors.StorageError` subclasses whose
-messages are fit to show the user. The methods are grouped by what they hold, one module each:
-storage/rules_characters.py, rules_crafting.py, rules_rolls.py (the roll log and pending
-actions), rules_transfer.py (import and export), rules_fights.py, rules_incharacter.py; what
-they share is storage/rules_common.py. There is one implementation, so no interface restates
-it: the docstrings are on the methods that run.
+messages are fit to show the user. The methods are grouped by what they hold, one mixin a
+module: storage/rules_characters.py, rules_crafting.py, rules_rolls.py (the roll log and
+pending actions), rules_transfer.py (import and export), rules_fights.py, rules_incharacter.py,
+and the character points in rules_advancement.py (the table's settings), rules_ledger.py and
+rules_spending.py; what they share is storage/rules_common.py. What each mixin calls of the
+others is its Protocol in storage/rules_needs.py, so a type checker checks those calls. There
+is one implementation, so no interface restates it: the docstrings are on the methods that run.
 
 Who may do what (GM checks through `Campaign.is_gm`/`gm_only`, owners through `_Access`), the
 limits, the default campaign made on first use, the first character made active, the roll log's
@@ -54,10 +56,12 @@ from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
 from storage.rules_gear import RuleGear
 from storage.rules_incharacter import RuleInCharacter
+from storage.rules_ledger import RuleLedger
 from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_sessions import RuleSessions
+from storage.rules_spending import RuleSpending
 from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
@@ -68,6 +72,8 @@ from wire.sheet import Character
 
 class RuleStore(
     RuleAdvancement,
+    RuleLedger,
+    RuleSpending,
     RuleFights,
     RuleGear,
     RulePurse,
@@ -141,17 +147,6 @@ class RuleStore(
         await self.backend.query("meta_set", {"key": key, "value": value}, write=True)
 
     # ---- campaigns: helpers -------------------------------------------------------------
-    async def _role(self, tx: Transaction, guild_id: int, campaign_id: int, user_id: int) -> bool:
-        """Whether the user is a GM; NotFound unless the campaign is in this guild."""
-        row = await first_row(
-            tx,
-            "campaign_is_gm",
-            {"user_id": int(user_id), "campaign_id": campaign_id, "guild_id": guild_id},
-        )
-        if row is None:
-            raise NotFound(CAMPAIGN_GONE)
-        return bool(row[0]) or manages_guild(user_id)
-
     async def _require_gm(
         self,
         tx: Transaction,
@@ -352,8 +347,8 @@ class RuleStore(
             if language is not None:
                 await tx.execute("campaign_set_language", {**where, "value": language or None})
             if attacks_per_turn is not None:
-                value = attacks_per_turn or None  # 0: any number, kept as NULL
-                await tx.execute("campaign_set_attacks_per_turn", {**where, "value": value})
+                most = attacks_per_turn or None  # 0: any number, kept as NULL
+                await tx.execute("campaign_set_attacks_per_turn", {**where, "value": most})
             return await self._campaign_by_id(tx, guild_id, campaign_id)
 
     async def set_attribute_names(

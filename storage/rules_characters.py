@@ -8,13 +8,14 @@ transaction that changes it (`_Access`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from storage.backend import Transaction
 from storage.errors import InvalidValue, NameTaken, NotFound
 from storage.models import (
     MAX_CHARACTERS_PER_CAMPAIGN,
     MAX_NPCS_PER_CAMPAIGN,
+    NPCS_ARE_THE_GMS,
     Campaign,
     require_change,
 )
@@ -34,6 +35,11 @@ from wire import limits
 from wire.i18n import N_
 from wire.limits import MAX_WEAPONS
 from wire.sheet import Character, Weapon
+
+if TYPE_CHECKING:
+    from storage.rules_needs import CharactersNeeds as _Needs
+else:
+    _Needs = object
 
 
 def _no_character(name: str) -> NotFound:
@@ -69,21 +75,20 @@ class _Access(NamedTuple):
     campaign: Campaign
     actor_is_gm: bool
 
-    def require_change(self, actor_id: int) -> None:
+    def require_change(self, actor_id: int, npc_action: str = NPCS_ARE_THE_GMS) -> None:
+        """The one rule (storage.models.change_refusal); `npc_action` words an NPC's refusal."""
         require_change(
-            self.campaign, actor_id, name=self.name, player_id=self.owner_id, is_npc=self.is_npc
+            self.campaign,
+            actor_id,
+            name=self.name,
+            player_id=self.owner_id,
+            is_npc=self.is_npc,
+            npc_action=npc_action,
         )
 
 
-class RuleCharacters:
+class RuleCharacters(_Needs):
     """The character methods of `RuleStore`."""
-
-    # Provided by RuleStore and its other parts.
-    _campaign_by_id: Any
-    _write: Any
-    _sheet_categories: Any
-    _hold_sheet: Any
-    backend: Any
 
     async def _access(
         self,
@@ -96,13 +101,13 @@ class RuleCharacters:
         """Who may change the character named `name` (or with that id, for an int)."""
         campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
         if isinstance(name, int):
-            params = {"campaign_id": campaign_id, "character_id": name}
-            row = await first_row(tx, "character_access_by_id", params)
+            by_id = {"campaign_id": campaign_id, "character_id": name}
+            row = await first_row(tx, "character_access_by_id", by_id)
             if row is None:
                 raise NotFound("That character no longer exists.")
         else:
-            params = {"campaign_id": campaign_id, "name_key": name_key(name)}
-            row = await first_row(tx, "character_access_by_name", params)
+            by_name = {"campaign_id": campaign_id, "name_key": name_key(name)}
+            row = await first_row(tx, "character_access_by_name", by_name)
             if row is None:
                 raise _no_character(name)
         return _Access(row[0], row[1], row[2], bool(row[3]), campaign, campaign.is_gm(actor_id))

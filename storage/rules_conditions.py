@@ -9,7 +9,7 @@ preset is kept as the rules core's condition (`wire.conditions.Effect`, its id t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.errors import InvalidValue, NotFound
 from storage.models import Campaign
@@ -17,6 +17,12 @@ from storage.validation import clean_name
 from wire.conditions import Effect, Target, Timing, check_condition
 from wire.i18n import N_
 from wire.textcheck import normal_text
+
+if TYPE_CHECKING:
+    from storage.rules_needs import ConditionsNeeds as _Needs
+else:
+    _Needs = object
+
 
 MAX_PRESETS = 25
 """Per campaign: what one autocomplete shows at once (Discord's 25)."""
@@ -34,13 +40,8 @@ def _preset(row: Sequence[Any]) -> Effect:
     )
 
 
-class RuleConditions:
+class RuleConditions(_Needs):
     """The condition-preset methods of `RuleStore`."""
-
-    # Provided by RuleStore.
-    _write: Any
-    _read: Any
-    _campaign_by_id: Any
 
     async def condition_presets(self, guild_id: int, campaign_id: int) -> list[Effect]:
         """The campaign's named conditions, by name."""

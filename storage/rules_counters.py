@@ -10,7 +10,7 @@ at 0; a defence never spends.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage import gear_checks as check
 from storage.backend import Transaction
@@ -20,18 +20,14 @@ from storage.validation import clean_name
 from wire.gear import MAX_COUNTERS, Counter, Reset
 from wire.i18n import N_
 
+if TYPE_CHECKING:
+    from storage.rules_needs import CountersNeeds as _Needs
+else:
+    _Needs = object
 
-class RuleCounters:
+
+class RuleCounters(_Needs):
     """The counter methods of `RuleStore`."""
-
-    # Provided by RuleStore and its other parts.
-    _write: Any
-    _read: Any
-    _campaign_by_id: Any
-    _character_by_id: Any
-    _access: Any
-    _require_gm: Any
-    _gear_access: Any
 
     async def _counters(
         self, tx: Transaction, campaign_id: int, character_id: int

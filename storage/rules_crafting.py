@@ -1,28 +1,29 @@
 """Crafting projects and their rolls: a part of `RuleStore` (storage/rules.py), kept in its own
 module. The quality math is wire/crafting.py; here are the project's rows and who may roll on
-them.
+them: the one rule of who may change what (storage.models.may_change), so a server manager,
+a GM everywhere, may roll on or finish another player's project.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
-from storage.models import MAX_OPEN_PROJECTS_PER_USER, CraftProject, RollRecord
+from storage.models import MAX_OPEN_PROJECTS_PER_USER, CraftProject, RollRecord, may_change
 from storage.rows import project_from_row, roll_params
 from storage.rules_common import LOGGED_ELSEWHERE, first_row, name_key
 from storage.validation import check_quality, clean_name
 from wire import limits
 
+if TYPE_CHECKING:
+    from storage.rules_needs import CraftingNeeds as _Needs
+else:
+    _Needs = object
 
-class RuleCrafting:
+
+class RuleCrafting(_Needs):
     """The crafting methods of `RuleStore`."""
-
-    # Provided by RuleStore and its other parts.
-    _role: Any
-    _write: Any
-    backend: Any
 
     async def start_project(
         self,
@@ -52,7 +53,7 @@ class RuleCrafting:
         if goal is not None:
             check_quality(goal)
         async with self._write(guild_id) as tx:
-            is_gm = await self._role(tx, guild_id, campaign_id, owner_id)
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             if character_id is not None:
                 row = await first_row(
                     tx,
@@ -61,7 +62,7 @@ class RuleCrafting:
                 )
                 if row is None:
                     raise NotFound("That character is not in this campaign.")
-                if not is_gm and (row[0] != owner_id or row[1]):
+                if not may_change(campaign, owner_id, owner_id=row[0], is_npc=bool(row[1])):
                     raise PermissionDenied("You can only craft with your own characters.")
             [(open_count,)] = await tx.fetch(
                 "count_open_projects", {"campaign_id": campaign_id, "owner_id": int(owner_id)}
@@ -175,20 +176,16 @@ class RuleCrafting:
                 )
                 if done is not None and done[0] == project.id:
                     return await self._project_by_id(tx, guild_id, campaign_id, project.id)
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             row = await first_row(
                 tx,
                 "project_for_roll",
-                {
-                    "user_id": int(record.user_id),
-                    "project_id": project.id,
-                    "campaign_id": campaign_id,
-                    "guild_id": guild_id,
-                },
+                {"project_id": project.id, "campaign_id": campaign_id, "guild_id": guild_id},
             )
             if row is None:
                 raise NotFound("That crafting project no longer exists.")
-            item, owner_id, finished, quality, is_gm = row
-            if owner_id != record.user_id and not is_gm:
+            item, owner_id, finished, quality = row
+            if not may_change(campaign, record.user_id, owner_id=owner_id, is_npc=False):
                 raise PermissionDenied("You can only roll for your own crafting projects.")
             if finished:
                 raise InvalidValue(
@@ -213,7 +210,7 @@ class RuleCrafting:
     ) -> CraftProject:
         """The owner (or a GM) marks it finished; it keeps its final quality."""
         async with self._write(guild_id) as tx:
-            is_gm = await self._role(tx, guild_id, campaign_id, actor_id)
+            is_gm = (await self._campaign_by_id(tx, guild_id, campaign_id)).is_gm(actor_id)
             rows = await tx.fetch(
                 "open_projects_by_item",
                 {"campaign_id": campaign_id, "item_key": name_key(item), "user_id": int(actor_id)},

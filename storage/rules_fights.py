@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
@@ -23,6 +23,7 @@ from storage.models import (
     HealthTarget,
     NewCombatant,
     TurnChange,
+    require_change,
 )
 from storage.rows import character_from_row
 from storage.rules_common import first_row
@@ -43,23 +44,27 @@ from wire.conditions import (
 from wire.dice import Die, DieSource
 from wire.fight import FIGHT_OVER, USED_ONCE, AttackClaim, MayAttack
 from wire.health import (
+    HEALTH_OPS,
     DamageKind,
     Health,
     HealthChange,
     Pool,
-    apply_damage,
+    change_pool,
     counted_damage,
-    heal,
-    set_pool,
 )
 from wire.i18n import N_
 from wire.initiative import Initiative
 from wire.sheet import Character
 
+if TYPE_CHECKING:
+    from storage.rules_needs import FightsNeeds as _Needs
+else:
+    _Needs = object
+
+
 MAX_COMBATANTS = 50
 MAX_EFFECTS_PER_COMBATANT = MAX_CONDITIONS
 FIGHT_GONE = FIGHT_OVER
-HEALTH_OPS = ("damage", "heal", "set")
 _LOST_COLUMN = {Pool.HP: "hp_lost", Pool.THP: "thp_lost", Pool.WP: "wp_lost"}
 
 
@@ -96,15 +101,8 @@ def _combatant(
     )
 
 
-class RuleFights:
+class RuleFights(_Needs):
     """The fight and health methods of `RuleStore` (see storage/rules.py for the contract)."""
-
-    # Provided by RuleStore.
-    _write: Any
-    _read: Any
-    _campaign_by_id: Any
-    _character_by_id: Any
-    _reset_after_fight: Any
 
     # ---- reading -------------------------------------------------------------------------
     async def _load_fight(self, tx: Transaction, guild_id: int, fight_id: int) -> Fight | None:
@@ -191,12 +189,15 @@ class RuleFights:
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
             campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
-            is_gm = campaign.is_gm(actor_id)
             for entry in new:
-                if entry.is_npc and not is_gm:
-                    raise campaign.gm_only(N_("add NPCs to a fight"))
-                if not entry.is_npc and entry.controller_id != actor_id and not is_gm:
-                    raise PermissionDenied("You can only bring your own character into a fight.")
+                require_change(
+                    campaign,
+                    actor_id,
+                    name=entry.name,
+                    player_id=entry.controller_id,
+                    is_npc=entry.is_npc,
+                    npc_action=N_("add NPCs to a fight"),
+                )
                 limits.SURPRISE.check(entry.initiative.surprise, N_("The surprise penalty"))
             if len(fight.combatants) + len(new) > MAX_COMBATANTS:
                 raise InvalidValue(
@@ -250,12 +251,9 @@ class RuleFights:
             if not gone.may_act(actor_id, campaign):
                 raise campaign.gm_only(N_("remove {name} from the fight"), name=gone.name)
             if fight.current_id == combatant_id:
-                # Its turn passes to the next in the order (no round is skipped or counted).
-                order = fight.order()
-                rest = order[order.index(gone) + 1 :] + order[: order.index(gone)]
+                heir = fight.turn_after_leaving(combatant_id)
                 await tx.execute(
-                    "pass_turn",
-                    {"current_id": rest[0].id if rest else None, "fight_id": fight_id},
+                    "pass_turn", {"current_id": heir.id if heir else None, "fight_id": fight_id}
                 )
                 await tx.execute("reset_turn_state", {"fight_id": fight_id})
             await tx.execute("remove_combatant", {"combatant_id": combatant_id})
@@ -551,30 +549,21 @@ class RuleFights:
             name, is_npc, health, soak, owner, fight_id = await self._health_of(
                 tx, guild_id, campaign_id, target
             )
-            if not by_roll and not campaign.is_gm(actor_id) and (is_npc or owner != actor_id):
-                raise campaign.gm_only(N_("change {name}'s health"), name=name)
-            if op == "damage":
-                used_kind = kind if pool is None else _kind_of(pool)
-                after, change = apply_damage(health, amount, used_kind, soak if armour else 0)
-            elif op == "heal":
-                after, change = heal(health, amount, pool or Pool.HP)
-            else:
-                after, change = set_pool(health, amount, pool or Pool.HP)
+            if not by_roll:
+                require_change(
+                    campaign,
+                    actor_id,
+                    name=name,
+                    player_id=owner,
+                    is_npc=is_npc,
+                    npc_action=N_("change {name}'s health"),
+                )
+            after, change = change_pool(
+                health, op, amount, pool=pool, kind=kind, armour=soak if armour else 0
+            )
             await self._move_pool(tx, target, change.pool, change.before - change.after)
             if target.combatant_id is not None and op == "damage":
-                await tx.execute(
-                    "combatant_add_taken",
-                    {"amount": change.counted, "combatant_id": target.combatant_id},
-                )
-                if attacker_id is not None:
-                    await tx.execute(
-                        "combatant_add_dealt_in_fight",
-                        {
-                            "amount": change.counted,
-                            "combatant_id": attacker_id,
-                            "fight_id": fight_id,
-                        },
-                    )
+                await self._count_damage(tx, fight_id, target.combatant_id, attacker_id, change)
             reason = "attack" if by_roll else op
             [(entry_id, created_at)] = await tx.fetch(
                 "insert_health_log",
@@ -607,6 +596,25 @@ class RuleFights:
                 created_at=_time(created_at),
                 maximum=health.maximum(change.pool),
                 health=after,
+            )
+
+    async def _count_damage(
+        self,
+        tx: Transaction,
+        fight_id: int | None,
+        combatant_id: int,
+        attacker_id: int | None,
+        change: HealthChange,
+    ) -> None:
+        """A combatant's damage counts in the fight's summary: taken by it, and dealt by its
+        attacker (in this fight only)."""
+        await tx.execute(
+            "combatant_add_taken", {"amount": change.counted, "combatant_id": combatant_id}
+        )
+        if attacker_id is not None:
+            await tx.execute(
+                "combatant_add_dealt_in_fight",
+                {"amount": change.counted, "combatant_id": attacker_id, "fight_id": fight_id},
             )
 
     async def _health_of(
@@ -742,18 +750,6 @@ def _health_entry(row: Sequence[Any], undone: bool | None = None) -> HealthEntry
 
 def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
-
-
-def _kind_of(pool: Pool) -> DamageKind:
-    return {
-        Pool.HP: DamageKind.LETHAL,
-        Pool.THP: DamageKind.NON_LETHAL,
-        Pool.WP: DamageKind.MENTAL,
-    }[pool]
-
-
-def _fields(fight: Fight) -> dict[str, Any]:
-    return {name: getattr(fight, name) for name in Fight.__dataclass_fields__}
 
 
 __all__ = ["MAX_COMBATANTS", "RuleFights"]

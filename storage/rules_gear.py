@@ -14,11 +14,12 @@ land at once. The numbers (load, coins) are the rules core's (wire/gear.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage import gear_checks as check
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NotFound, PermissionDenied
+from storage.models import may_change
 from storage.models_gear import MAX_WAITING_GIFTS, NOTE_MAX, Gear, GearSettings, Gift, GiveOutcome
 from storage.rows import json_text
 from storage.rules_common import name_key
@@ -28,24 +29,18 @@ from wire.gear import MAX_AMOUNT, MAX_ITEMS, MAX_QUANTITY, Counter, Currency, It
 from wire.i18n import N_
 from wire.sheet import Character
 
+if TYPE_CHECKING:
+    from storage.rules_needs import GearNeeds as _Needs
+else:
+    _Needs = object
+
+
 KEEP: Any = object()
 """A setting left as it is."""
 
 
-class RuleGear:
+class RuleGear(_Needs):
     """The gear methods of `RuleStore`: settings, items, gives."""
-
-    # Provided by RuleStore and its other parts.
-    _write: Any
-    _read: Any
-    _campaign_by_id: Any
-    _character_by_id: Any
-    _access: Any
-    _require_gm: Any
-    _purse: Any
-    _counters: Any
-    _move_purse: Any
-    _campaign_purses: Any
 
     # ---- who may -------------------------------------------------------------------------
     async def _gear_access(
@@ -54,17 +49,15 @@ class RuleGear:
         """The character if `actor_id` may see and change its gear: a GM any, a player their
         own; an NPC's gear is the GMs'."""
         access = await self._access(tx, guild_id, campaign_id, actor_id, character)
-        if access.actor_is_gm:
+        if may_change(access.campaign, actor_id, owner_id=access.owner_id, is_npc=access.is_npc):
             return access
         if access.is_npc:
             raise access.campaign.gm_only(
                 N_("see or change {name}'s gear, an NPC"), name=access.name
             )
-        if access.owner_id != actor_id:
-            raise PermissionDenied(
-                "Only {name}'s player or a GM can see or change {name}'s gear.", name=access.name
-            )
-        return access
+        raise PermissionDenied(
+            "Only {name}'s player or a GM can see or change {name}'s gear.", name=access.name
+        )
 
     # ---- settings ------------------------------------------------------------------------
     async def _gear_settings(self, tx: Transaction, campaign_id: int) -> GearSettings:

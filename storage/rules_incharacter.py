@@ -17,7 +17,9 @@ from storage.portraits import Portrait, clean_portrait
 from wire.sheet import Character
 
 if TYPE_CHECKING:
-    from storage.rules import RuleStore
+    from storage.rules_needs import InCharacterNeeds as _Needs
+else:
+    _Needs = object
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +69,11 @@ def _post(row: Sequence[Any]) -> CharacterPost:
     )
 
 
-class RuleInCharacter:
+class RuleInCharacter(_Needs):
     """The portrait and post methods of `RuleStore`."""
 
     async def set_portrait(
-        self: RuleStore,
+        self,
         guild_id: int,
         campaign_id: int,
         actor_id: int,
@@ -91,7 +93,7 @@ class RuleInCharacter:
             character = await self._character_by_id(tx, guild_id, campaign_id, access.id)
         return character, portrait
 
-    async def record_post(self: RuleStore, post: NewPost) -> None:
+    async def record_post(self, post: NewPost) -> None:
         """Keep the record of a post; recording the same message twice keeps one."""
         params = {
             "message_id": post.message_id,
@@ -107,13 +109,13 @@ class RuleInCharacter:
         }
         await self.backend.query("insert_post", params, write=True)
 
-    async def get_post(self: RuleStore, guild_id: int, message_id: int) -> CharacterPost | None:
+    async def get_post(self, guild_id: int, message_id: int) -> CharacterPost | None:
         rows = await self.backend.query(
             "post_by_message", {"guild_id": guild_id, "message_id": message_id}
         )
         return _post(rows[0]) if rows else None
 
-    async def forget_post(self: RuleStore, guild_id: int, message_id: int) -> bool:
+    async def forget_post(self, guild_id: int, message_id: int) -> bool:
         """Drop the record of a deleted post; whether there was one."""
         async with self._write(guild_id) as tx:
             return bool(

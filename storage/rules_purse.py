@@ -10,7 +10,7 @@ one id is written once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage import gear_checks as check
 from storage.backend import Transaction
@@ -26,22 +26,19 @@ from storage.models_gear import (
 from wire.gear import MAX_AMOUNT
 from wire.i18n import N_
 
+if TYPE_CHECKING:
+    from storage.rules_needs import PurseNeeds as _Needs
+else:
+    _Needs = object
+
+
 GM_KINDS = ("grant", "take")
 """Purse changes only a GM makes."""
 SIGN = {"pay": -1, "take": -1, "receive": 1, "grant": 1}
 
 
-class RulePurse:
+class RulePurse(_Needs):
     """The purse methods of `RuleStore`."""
-
-    # Provided by RuleStore and its other parts.
-    _write: Any
-    _read: Any
-    _character_by_id: Any
-    _access: Any
-    _require_gm: Any
-    _gear_access: Any
-    _gear_settings: Any
 
     async def _purse(self, tx: Transaction, campaign_id: int, character_id: int) -> Purse:
         where = {"campaign_id": campaign_id, "character_id": character_id}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.backend import BUSY, Params
 from storage.errors import InvalidValue, NotFound, StorageError
@@ -24,6 +24,14 @@ from storage.rules_common import (
     like_pattern,
     sweep_query,
 )
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+    from storage.rules_needs import RollsNeeds as _Needs
+else:
+    _Needs = object
+
 
 MAX_INTEGER = 2**63 - 1
 """The largest id either database stores (a signed 64-bit integer)."""
@@ -38,16 +46,14 @@ NPCS_IN_PLAY_WINDOW = 500
 """How many of the newest public rolls `npcs_in_play` looks through."""
 
 
-class RuleRolls:
+class RuleRolls(_Needs):
     """The roll-log and pending-action methods of `RuleStore`."""
 
-    # Provided by RuleStore and its other parts.
-    _closed: Any
-    _roll_flusher: Any
-    _roll_queue: Any
-    _write: Any
-    backend: Any
-    roll_batch_sizes: Any
+    # Its group commit's state, set by RuleStore.__init__.
+    _closed: bool
+    _roll_flusher: asyncio.Task[None] | None
+    _roll_queue: list[QueuedRoll]
+    roll_batch_sizes: Counter[int]
 
     async def log_roll(self, record: RollRecord) -> int:
         """Queue the row for the next group commit and wait for that commit.

@@ -12,13 +12,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.errors import InvalidValue, NameTaken, NotFound
 from storage.rows import json_text
 from storage.transfer import ImportPlan
 from storage.validation import clean_name
 from wire.textcheck import normal_text
+
+if TYPE_CHECKING:
+    from storage.rules_needs import SavedNeeds as _Needs
+else:
+    _Needs = object
+
 
 MAX_SAVED_ROLLS = 25
 """Per character: the most a select menu or an autocomplete shows at once (Discord's 25)."""
@@ -51,13 +57,8 @@ def _key(name: str) -> str:
     return normal_text(name).casefold()
 
 
-class RuleSaved:
+class RuleSaved(_Needs):
     """The saved-roll methods of `RuleStore`."""
-
-    # Provided by RuleStore.
-    _write: Any
-    _read: Any
-    _access: Any
 
     async def saved_rolls(
         self, guild_id: int, campaign_id: int, character_id: int

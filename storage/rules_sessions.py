@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.errors import Conflict, InvalidValue, NotFound
 from storage.models import Shards
@@ -36,6 +36,12 @@ from wire.sessions import (
     zone,
 )
 from wire.sheet import Character
+
+if TYPE_CHECKING:
+    from storage.rules_needs import SessionsNeeds as _Needs
+else:
+    _Needs = object
+
 
 SESSION_GONE = N_(
     "That session does not exist in this server (any more). /session list shows them."
@@ -186,16 +192,8 @@ def _length(minutes: int) -> int:
     return minutes
 
 
-class RuleSessions:
+class RuleSessions(_Needs):
     """The session methods of `RuleStore`."""
-
-    # Provided by RuleStore.
-    _write: Any
-    _read: Any
-    _require_gm: Any
-    _campaign_by_id: Any
-    _award: Any
-    backend: Any
 
     # ---- reading ---------------------------------------------------------------------------
     async def get_session(self, guild_id: int, session_id: int) -> Session:

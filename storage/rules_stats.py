@@ -16,11 +16,17 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.backend import Params
 from storage.rows import utc_text
 from wire.stats import LoggedRoll
+
+if TYPE_CHECKING:
+    from storage.rules_needs import StatsNeeds as _Needs
+else:
+    _Needs = object
+
 
 ROWS_MAX = 5_000
 """Up to this many rolls a scope is read roll by roll (the luck line); beyond, grouped."""
@@ -85,11 +91,8 @@ def _all(
     return tuple(convert(row) for row in rows)
 
 
-class RuleStats:
+class RuleStats(_Needs):
     """The statistics methods of `RuleStore`."""
-
-    # Provided by RuleStore.
-    backend: Any
 
     async def stats_rolls(
         self,

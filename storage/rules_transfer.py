@@ -10,12 +10,12 @@ import dataclasses
 import json
 import time
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage import offload
 from storage.backend import Transaction
 from storage.errors import NameTaken, PermissionDenied
-from storage.models import ImportClash, ImportOutcome
+from storage.models import Campaign, ImportClash, ImportOutcome, may_change
 from storage.rows import character_from_row, json_text
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
 from storage.transfer.export import version4_parts
@@ -25,6 +25,13 @@ from storage.transfer.writing import import_conditions, import_sessions
 from wire.i18n import N_
 from wire.sessions import State
 from wire.sheet import Character
+
+if TYPE_CHECKING:
+    from storage.rules_needs import SheetChange
+    from storage.rules_needs import TransferNeeds as _Needs
+else:
+    _Needs = object
+
 
 IMPORT_REST_MAX = 1.0
 """Seconds at most between two imports' writes (see `RuleStore.import_data`)."""
@@ -45,9 +52,10 @@ def _may_replace(
 
 
 def _refuse_clashes(
-    clashes: Sequence[Sequence[Any]], actor_id: int, is_gm: bool, replace: bool
+    clashes: Sequence[Sequence[Any]], campaign: Campaign, actor_id: int, replace: bool
 ) -> None:
-    """Any clash refuses the import unless `replace`; a player replaces only their own sheets."""
+    """Any clash refuses the import unless `replace`; replacing a sheet is changing it, so the
+    one rule of who may change what decides (`storage.models.may_change`)."""
     if clashes and not replace:
         names = ", ".join(repr(row[2]) for row in clashes[:10])
         raise NameTaken(
@@ -55,34 +63,24 @@ def _refuse_clashes(
             "with replace to overwrite them.",
             names=names,
         )
-    if not is_gm:
-        for row in clashes:
-            if row[4] or row[3] != actor_id:
-                raise PermissionDenied(
-                    "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
-                )
+    for row in clashes:
+        if not may_change(campaign, actor_id, owner_id=row[3], is_npc=bool(row[4])):
+            raise PermissionDenied(
+                "{row} is not yours, so the import cannot replace it.", row=repr(row[2])
+            )
 
 
-class RuleTransfer:
+def _becomes(new: Character) -> SheetChange:
+    """The change to the sheet `new`: its attributes and skills, whatever they were."""
+    return lambda _sheet: (new.attributes, new.skills)
+
+
+class RuleTransfer(_Needs):
     """The import and export methods of `RuleStore`."""
 
-    # Provided by RuleStore and its other parts.
-    _activate_if_first: Any
-    _access: Any
-    _hold_sheet: Any
-    _campaign_by_id: Any
-    _check_room: Any
-    _import_turn: Any
-    _imports_rest_until: Any
-    _read: Any
-    _write: Any
-    get_character: Any
-    gear_for_export: Any
-    _import_gear: Any
-    condition_presets: Any
-    sessions_in: Any
-    session_answers: Any
-    session_settings: Any
+    # The imports' turn-taking, set by RuleStore.__init__.
+    _import_turn: asyncio.Lock
+    _imports_rest_until: float
 
     async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
         """Versioned JSON-ready dict (see storage/transfer/format.py for the format)."""
@@ -242,14 +240,14 @@ class RuleTransfer:
         sheets: Sequence[Character],
     ) -> None:
         """An import that replaces a sheet ready for play moves its priced stats only through
-        the CP ledger, as an edit does (storage/rules_advancement.py's `_hold_sheet`)."""
+        the CP ledger, as an edit does (storage/rules_ledger.py's `_hold_sheet`)."""
         by_name = {sheet.name.casefold(): sheet for sheet in sheets}
         for clash in replaced:
             new = by_name.get(clash.name.casefold())
             if new is None or clash.is_npc:
                 continue
             access = await self._access(tx, guild_id, campaign_id, actor_id, clash.character_id)
-            await self._hold_sheet(tx, access, lambda _sheet, new=new: (new.attributes, new.skills))
+            await self._hold_sheet(tx, access, _becomes(new))
 
     async def _import_plan(
         self,
@@ -287,7 +285,7 @@ class RuleTransfer:
                     gone = {clash.name.casefold() for clash in left_out}
                     sheets = tuple(s for s in sheets if s.name.casefold() not in gone)
                     rows = await offload.run(import_rows, sheets)
-            _refuse_clashes(clashes, actor_id, is_gm, replace)
+            _refuse_clashes(clashes, campaign, actor_id, replace)
             replaced = [_clash(row) for row in clashes]
             await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
             await self._check_rooms(tx, campaign_id, sheets, {row[0] for row in clashes})

@@ -120,11 +120,12 @@ class Combatant:
     """A GM granted it one action out of turn; its next attack that needs it uses it up."""
 
     def may_act(self, user_id: int, gms: Gms) -> bool:
-        """Who may act for it: its player, or a GM; one nobody plays, a GM only (the rule of
-        storage.models.change_refusal, which says why not)."""
+        """Who may act for it: its player, or a GM; an NPC, or one nobody plays, a GM only,
+        whoever brought it in (the rule of storage.models.may_change, which the store's
+        refusal says)."""
         if gms.is_gm(user_id):
             return True
-        return self.controller_id is not None and self.controller_id == user_id
+        return not self.is_npc and self.controller_id is not None and self.controller_id == user_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +195,15 @@ class Fight:
             step=self.step + 1,
             combatants=fresh,
         )
+
+    def turn_after_leaving(self, leaving_id: int) -> Combatant | None:
+        """Who acts when the combatant `leaving_id`, whose turn it is, leaves the fight: the
+        next in this round's order, the first after the last; no round is skipped or counted.
+        None when nobody else is left."""
+        order = self.order()
+        place = next(i for i, c in enumerate(order) if c.id == leaving_id)
+        rest = order[place + 1 :] + order[:place]
+        return rest[0] if rest else None
 
     def attacker(self, character_id: int | None, name: str) -> Combatant | None:
         """The combatant that plays a sheet, to credit and count its attack: of several copies

@@ -89,10 +89,6 @@ class Health:
         return any(self.current(p) <= 0 for p in Pool if self.maximum(p) > 0)
 
 
-def full_health(hp_max: int, thp_max: int, wp_max: int) -> Health:
-    return Health(hp_max, hp_max, thp_max, thp_max, wp_max, wp_max)
-
-
 @dataclass(frozen=True, slots=True)
 class HealthChange:
     """What one blow or one heal did to one pool, for the embed, the tracker and the log."""
@@ -151,6 +147,35 @@ def set_pool(health: Health, value: int, pool: Pool) -> tuple[Health, HealthChan
     before = health.current(pool)
     after = min(value, health.maximum(pool))
     return health.with_current(pool, after), HealthChange(pool, before, after, value)
+
+
+HEALTH_OPS = ("damage", "heal", "set")
+"""What a change of health does to a pool (`change_pool`)."""
+
+
+def damage_kind(pool: Pool) -> DamageKind:
+    """The damage that falls on `pool` (damage aimed at a pool rather than of a kind)."""
+    return next(kind for kind in DamageKind if kind.pool is pool)
+
+
+def change_pool(
+    health: Health,
+    op: str,
+    amount: int,
+    *,
+    pool: Pool | None = None,
+    kind: DamageKind = DamageKind.LETHAL,
+    armour: int = 0,
+) -> tuple[Health, HealthChange]:
+    """One change of health, by hand or by an attack: `op` damage (the pool of `kind`, or
+    `pool`, less `armour`), heal or set (`pool`, default HP)."""
+    if op == "damage":
+        return apply_damage(health, amount, kind if pool is None else damage_kind(pool), armour)
+    if op == "heal":
+        return heal(health, amount, pool or Pool.HP)
+    if op == "set":
+        return set_pool(health, amount, pool or Pool.HP)
+    raise ValueError(f"not a change of health: {op!r}")
 
 
 DESCRIPTORS = (N_("unhurt"), N_("wounded"), N_("badly wounded"), N_("down"))

@@ -43,6 +43,13 @@ class Step:
     """The sheet lacks it: the raise adds it."""
 
 
+def stat_on(sheet: Character, kind: str, name: str) -> tuple[str, int] | None:
+    """(the sheet's spelling, the level) of the attribute or skill `name`, found as a roll finds
+    it (`find_stat`): the one look-up behind a price, a spend, a correction and an undo, so
+    the ledger never names a stat the sheet spells otherwise."""
+    return find_stat(sheet.skills if kind == "skill" else sheet.attributes, name)
+
+
 def price_step(
     sheet: Character,
     kind: str,
@@ -54,8 +61,7 @@ def price_step(
     """The price of raising `stat` by one level (or to `to_level`): the stat found by the look-up
     every roll uses (`find_stat`), so the name a roll reads is the name priced. A skill the
     sheet lacks starts at 0 (WIRE's untrained skill); an attribute must be on the sheet."""
-    table = sheet.skills if kind == "skill" else sheet.attributes
-    found = find_stat(table, stat)
+    found = stat_on(sheet, kind, stat)
     if found is None and kind == "attribute":
         raise RulesError(
             tr(

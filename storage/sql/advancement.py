@@ -1,4 +1,5 @@
-"""The statements of character points (storage/rules_advancement.py), portable as written.
+"""The statements of character points (storage/rules_advancement.py, rules_ledger.py and
+rules_spending.py), portable as written.
 
 Kept out of storage/sql/common.py so the advancement tables' SQL is in one place; both
 catalogues add these. Every statement is scoped by campaign (the rules check the campaign's

@@ -104,18 +104,12 @@ SELECT p.id, p.campaign_id, p.owner_id, p.item, p.quality, p.character_id, p.fin
         + " FROM cp_requests AS r JOIN campaigns AS c ON c.id = r.campaign_id"
         " WHERE r.state = 'waiting' AND r.expires_at <= :now AND r.message_id IS NOT NULL"
     )
-    is_gm = (
-        "CASE WHEN EXISTS (SELECT 1 FROM campaign_gms AS g"
-        " WHERE g.campaign_id = c.id AND g.user_id = :user_id) THEN 1 ELSE 0 END"
-    )
     found: dict[str, str] = {
         # ---- meta
         "meta_get": "SELECT value FROM meta WHERE key = :key",
         "meta_set": "INSERT INTO meta (key, value) VALUES (:key, :value) "
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         # ---- campaigns
-        "campaign_is_gm": f"SELECT {is_gm} FROM campaigns AS c "
-        "WHERE c.id = :campaign_id AND c.guild_id = :guild_id",
         "campaign_by_id": campaign + " WHERE c.id = :campaign_id AND c.guild_id = :guild_id",
         "campaign_by_name": campaign + " WHERE c.guild_id = :guild_id AND c.name_key = :name_key",
         "campaigns_of_guild": campaign
@@ -254,7 +248,7 @@ ON CONFLICT (character_id, name_key) DO UPDATE
         "project_of_interaction": "SELECT project_id FROM roll_log "
         "WHERE interaction_id = :interaction_id AND guild_id = :guild_id "
         "AND campaign_id = :campaign_id",
-        "project_for_roll": f"SELECT p.item, p.owner_id, p.finished, p.quality, {is_gm}"
+        "project_for_roll": "SELECT p.item, p.owner_id, p.finished, p.quality"
         " FROM craft_projects AS p JOIN campaigns AS c ON c.id = p.campaign_id"
         " WHERE p.id = :project_id AND c.id = :campaign_id AND c.guild_id = :guild_id",
         "project_set_quality": "UPDATE craft_projects SET quality = :quality, rolls = rolls + 1 "

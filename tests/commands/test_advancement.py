@@ -57,7 +57,7 @@ async def test_award_improve_confirm_and_ledger(world):
     unpriced = await world.carol.slash(ch, "character improve", skill="Juggling")
     assert "Juggling has no category" in unpriced.response.content
     other = await world.carol.slash(ch, "character improve", skill="Parry", character="Ash")
-    assert "your own characters" in other.response.content
+    assert "Only Ash's player or a GM can change Ash" in other.response.content
     ledger = await world.bob.slash(ch, "cp show")
     text = embed_of(ledger)["description"]
     assert text.splitlines()[0] == "CP earned 50, spent 45, unspent 5"

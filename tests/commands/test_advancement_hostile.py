@@ -55,7 +55,7 @@ async def test_a_player_reaches_no_npcs_cp_and_no_other_players_sheet(world):
     species = await world.bob.slash(ch, "character species", species="Elf", character="Bo")
     assert species.response.ephemeral and "Elf" not in species.response.content
     other = await world.bob.slash(ch, "character improve", skill="Juggling", character="Bo")
-    assert "your own characters" in other.response.content
+    assert "Only Bo's player or a GM can change Bo" in other.response.content
     undo = await world.bob.slash(ch, "cp undo", character="Ash")
     assert "Only a GM" in undo.response.content
 

@@ -41,7 +41,8 @@ async def test_a_new_sheet_is_built_freely_then_readied_within_the_budget(world)
     assert "ready for play already" in again.response.content
     await world.carol.slash(ch, "character create", name="Bo", sheet="Strength 1")
     others = await world.carol.slash(ch, "cp ready", character="Jaime")
-    assert others.response.ephemeral and "Only its player or a GM" in others.response.content
+    assert others.response.ephemeral
+    assert "Only Jaime's player or a GM can change Jaime" in others.response.content
     shown = ledger_text(await world.bob.slash(ch, "cp show"))
     assert f"ready for play **+0 CP** · by <@{world.bob.id}>" in shown, shown
 

@@ -163,3 +163,21 @@ async def test_an_import_replaces_only_what_the_rule_allows(world, table, role):
     replaced = await strength(world) == "Strength **7**"
     # A GM replacing another player's sheet is asked first; the player's own replaces at once.
     assert replaced == (role == "owner"), role
+
+
+@pytest.mark.parametrize("role", ALLOWED)
+async def test_a_change_of_health_and_cp_ready(world, table, role):
+    """Health by hand and /cp ready had copies of the rule with their own wording; they ask
+    the one rule now, and a refusal says it."""
+    roles, _ = table
+    hit = await roles[role].slash(world.channel, "health damage", target="Jaime", amount=1)
+    ready = await roles[role].slash(world.channel, "cp ready", character="Jaime")
+    if ALLOWED[role]:
+        assert hit.response.content == "Jaime: HP 20 → 19", hit.response.content
+        assert "is ready for play" in ready.response.content, ready.response.content
+    else:
+        assert hit.response.ephemeral and hit.response.content == NOT_YOURS
+        assert ready.response.ephemeral and ready.response.content == NOT_YOURS
+    goblin = await roles[role].slash(world.channel, "health damage", target="Goblin", amount=1)
+    if role in ("other player", "former GM", "owner"):
+        assert goblin.response.content.startswith("Only a GM of Default can change Goblin's")

@@ -7,9 +7,13 @@ import re
 import pytest
 
 from storage.errors import NotFound, PermissionDenied
+from storage.models import HealthTarget, NewCombatant
 from storage.sqlite import SqliteStore
-from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+from storage.testing import CHANNEL, GM, GUILD, OTHER_PLAYER, PLAYER, manager, roll_record
 from storage.transfer import character_document
+from wire.advancement import Category
+from wire.dice import Die, DieSource
+from wire.initiative import Initiative
 from wire.sheet import Weapon
 
 # The one rule of who may change a sheet (storage.models.change_refusal), one wording.
@@ -141,3 +145,86 @@ async def test_import_permissions(store: SqliteStore, table) -> None:
     campaign_doc = await store.export_campaign(GUILD, table.id)
     with pytest.raises(PermissionDenied, match="import a whole campaign"):
         await store.import_data(GUILD, table.id, PLAYER, campaign_doc, replace=True)
+
+
+def _acts(store: SqliteStore, campaign_id: int, actor: int, sheet, fight_id: int):
+    """The other entry points that change a character or act for it (CP, species, health, a
+    fight), as (label, coroutine factory): each asks the same rule as `_changes`."""
+    name = sheet.name
+    joins = [
+        NewCombatant(
+            name,
+            sheet.id,
+            None if sheet.is_npc else sheet.owner_id,
+            sheet.is_npc,
+            Initiative(Die(10, DieSource.TABLE), 0, 0),
+        )
+    ]
+    return [
+        ("improve", lambda: store.improve(GUILD, campaign_id, actor, name, "Parry")),
+        ("species", lambda: store.set_character_species(GUILD, campaign_id, actor, name, "Elf")),
+        (
+            "health",
+            lambda: store.change_health(
+                GUILD, campaign_id, actor, HealthTarget(character_id=sheet.id), "damage", 1
+            ),
+        ),
+        ("fight", lambda: store.add_combatants(GUILD, fight_id, actor, joins)),
+    ]
+
+
+@pytest.fixture
+async def priced(store: SqliteStore, table):
+    """The table with Parry priced, 50 CP each, and a fight running."""
+    await store.set_skill_categories(GUILD, table.id, GM, {"Parry": Category.ACTION})
+    await store.award_cp(GUILD, table.id, GM, ["Ash", "Bo", "Goblin"], 50)
+    fight = await store.start_fight(GUILD, table.id, CHANNEL, GM, "Ambush")
+    return table, fight
+
+
+@pytest.mark.parametrize(
+    ("actor", "name", "error"),
+    [
+        (OTHER_PLAYER, "Ash", OWN_ONLY),
+        (PLAYER, "Bo", OWN_ONLY),
+        (PLAYER, "Goblin", "Only a GM of Campaign 1 can "),
+    ],
+)
+async def test_spending_health_and_fights_ask_the_same_rule(
+    store: SqliteStore, priced, actor: int, name: str, error: str
+) -> None:
+    table, fight = priced
+    sheet = await store.get_character(GUILD, table.id, name)
+    for label, call in _acts(store, table.id, actor, sheet, fight.id):
+        with pytest.raises(PermissionDenied) as raised:
+            await call()
+        assert str(raised.value).startswith(error.format(name=name)), label
+    if name != "Goblin":  # an NPC is never played into the ledger, whoever asks
+        with pytest.raises(PermissionDenied, match=re.escape(OWN_ONLY.format(name=name))):
+            await store.ready_for_play(GUILD, table.id, actor, name)
+    assert await store.get_character(GUILD, table.id, name) == sheet
+    assert not (await store.get_fight(GUILD, fight.id)).combatants
+
+
+@pytest.mark.parametrize("name", ["Ash", "Goblin"])
+async def test_a_server_manager_is_a_gm_at_every_entry_point(
+    store: SqliteStore, priced, name: str
+) -> None:
+    """Manage Server makes a GM everywhere: of the sheet's changes, CP, health, fights and
+    another player's crafting project (whose check was once a GM-only look-up in SQL)."""
+    table, fight = priced
+    boss = manager(OTHER_PLAYER + 100)
+    sheet = await store.get_character(GUILD, table.id, name)
+    for _label, call in [
+        *_acts(store, table.id, boss, sheet, fight.id),
+        *_changes(store, table.id, boss, name),
+    ]:
+        await call()
+    with pytest.raises(NotFound):
+        await store.get_character(GUILD, table.id, name)
+    bo = await store.get_character(GUILD, table.id, "Bo")
+    project = await store.start_project(GUILD, table.id, OTHER_PLAYER, "Sword", 0, bo.id)
+    record = roll_record(table, user_id=boss, kind="craft")
+    assert (await store.apply_craft_roll(project, 0, 3, record)).quality == 3
+    assert (await store.start_project(GUILD, table.id, boss, "Shield", 0, bo.id)).character_id
+    assert (await store.finish_project(GUILD, table.id, boss, "shield")).finished

@@ -209,3 +209,18 @@ def test_who_may_act_for_a_combatant() -> None:
     assert jaime.may_act(1, Gms()) and jaime.may_act(1005, Gms())
     assert not jaime.may_act(1006, Gms())
     assert not replace(jaime, controller_id=None).may_act(1005, Gms())
+    # An NPC a GM brought in from their sheet is the GMs', not theirs once no longer a GM.
+    assert not replace(jaime, is_npc=True).may_act(1005, Gms())
+    assert replace(jaime, is_npc=True).may_act(1, Gms())
+
+
+@WIRE
+@given(fights())
+def test_who_leaves_in_their_turn_hands_it_to_the_next_in_order(f) -> None:
+    order = f.order()
+    for place, leaving in enumerate(order):
+        heir = f.turn_after_leaving(leaving.id)
+        if len(order) == 1:
+            assert heir is None
+        else:
+            assert heir == order[(place + 1) % len(order)]  # after the last: the first

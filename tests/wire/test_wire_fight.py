@@ -15,9 +15,9 @@ from wire.health import (
     HealthChange,
     Pool,
     apply_damage,
+    change_pool,
     counted_damage,
     descriptor,
-    full_health,
     heal,
     looks,
     permanent_health,
@@ -26,6 +26,12 @@ from wire.health import (
 from wire.initiative import Initiative, roll_initiative, turn_order
 
 WIRE = settings.get_profile("wire")
+
+
+def full_health(hp_max: int, thp_max: int, wp_max: int) -> Health:
+    """Unhurt pools of these maxima."""
+    return Health(hp_max, hp_max, thp_max, thp_max, wp_max, wp_max)
+
 
 faces = st.integers(1, 20)
 reactions = st.integers(limits.ATTRIBUTE.low, limits.ATTRIBUTE.high)
@@ -316,3 +322,16 @@ def test_negative_amounts_are_refused() -> None:
         apply_damage(health, 3, armour=-1)
     with refused("Healing cannot be negative; use damage instead."):
         heal(health, -1, Pool.HP)
+
+
+def test_a_change_of_health_aims_at_a_pool_or_a_kind_of_damage() -> None:
+    whole = full_health(23, 23, 10)
+    _, by_kind = change_pool(whole, "damage", 5, kind=DamageKind.NON_LETHAL, armour=2)
+    _, by_pool = change_pool(whole, "damage", 5, pool=Pool.THP, armour=2)
+    assert by_kind == by_pool and (by_kind.pool, by_kind.after) == (Pool.THP, 20)
+    _, mental = change_pool(whole, "damage", 4, pool=Pool.WP, armour=2)
+    assert mental.after == 6  # armour stops blows, not fear
+    after, healed = change_pool(whole.with_current(Pool.HP, 3), "heal", 4)
+    assert (healed.pool, after.current(Pool.HP)) == (Pool.HP, 7)
+    after, _ = change_pool(whole, "set", 2, pool=Pool.WP)
+    assert after.current(Pool.WP) == 2
