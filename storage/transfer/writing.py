@@ -71,10 +71,10 @@ async def import_sessions(
         )
         await tx.execute("session_import_state", _state(session, campaign.guild_id, session_id))
         for user_id, answer in session.answers:
-            await tx.execute(
-                "session_answer",
-                {"session_id": session_id, "user_id": user_id, "answer": answer.value},
-            )
+            # An imported session has no Discord event to withdraw interest from: every
+            # answer stands as one given by button.
+            answer_row = {"session_id": session_id, "user_id": user_id, "answer": answer.value}
+            await tx.execute("session_answer", {**answer_row, "by_interest": 0})
 
 
 def _state(session: SessionData, guild_id: int, session_id: int) -> dict[str, Any]:
