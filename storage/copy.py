@@ -42,6 +42,7 @@ TABLES = (
     "fights",
     "combatants",
     "combatant_effects",
+    "attack_presses",
     "health_log",
     "character_posts",
     "skill_categories",
