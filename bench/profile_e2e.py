@@ -1,11 +1,12 @@
 """Where an interaction's time goes inside bot.py, under bench_e2e's load, in percentages.
 
     .venv/bin/python -m bench.profile_e2e [--count 4000] [--in-flight 50] [--rate 500]
-        [--tree DIR] [--stub-storage] [--top 15] [--keep FILE] [--cprofile]
+        [--tree DIR] [--stub-storage] [--top 15] [--keep FILE] [--cprofile] [--command attack]
 
-bot.py answers `/check attr:3 skill:5 vs:13` from random players of the 100,000-character
-database (bench_e2e's stand-in, database and interactions); after a warm-up, py-spy (a sampling
-profiler, from requirements-bench.txt, which `make bench` installs) attaches to the bot process
+bot.py answers `/check attr:3 skill:5 vs:13` (--command attack: bench_e2e's /attack) from random
+players of the 100,000-character database (bench_e2e's stand-in, database and interactions);
+after a warm-up, py-spy (a sampling profiler, from requirements-bench.txt, which `make bench`
+installs) attaches to the bot process
 for exactly the measured interactions, and every sample's stack is put in one bucket: from the
 innermost frame outwards, the first frame that belongs to one of
 
@@ -127,7 +128,7 @@ async def profile(args: argparse.Namespace, work: Path) -> tuple[str, dict]:
         env |= {"WIRE_PROFILED_BOT": str(bot), "WIRE_PROFILE_OUT": str(out)}
         bot = CPROFILE_BOT
     async with Fakecord(guilds=guilds) as standin:
-        make = makers(standin, players)["check"]
+        make = makers(standin, players)[args.command]
         proc = await launch(standin, bot, db, work / "bot.log", **env)
         try:
             await standin.wait_ready(60.0)
@@ -209,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=15, help="our own lines to list")
     parser.add_argument("--keep", type=Path, help="also write py-spy's raw stacks here")
     parser.add_argument("--cprofile", action="store_true", help="cProfile instead of py-spy")
+    parser.add_argument(
+        "--command",
+        choices=("check", "attack"),
+        default="check",
+        help="attack: bench_e2e's `/attack str:3 skill:5 base:5 vs:13` instead of the /check",
+    )
     args = parser.parse_args(argv)
     if args.cprofile:
         with tempfile.TemporaryDirectory(prefix="wire-profile-e2e-") as tmp:
@@ -216,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.keep:
                 args.keep.write_bytes(Path(out).read_bytes())
             tree = args.tree.resolve() if args.tree else REPO_ROOT
-            print(f"\n{tree}/bot.py: {args.count} /check, {args.in_flight} in flight, "
-                  f"{figures['rate']:.0f}/s under cProfile")  # fmt: skip
+            print(f"\n{tree}/bot.py: {args.count} /{args.command}, {args.in_flight} "
+                  f"in flight, {figures['rate']:.0f}/s under cProfile")  # fmt: skip
             print_cprofile(out, args.count, tree, args.top)
         return 0
     if not PY_SPY.exists():
@@ -235,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     per = 1000 / args.rate / (figures["rate"] * figures["seconds"])
     subject = "bench/stub_bot.py" if args.stub_storage else f"{tree}/bot.py"
     print(
-        f"\n{subject}: {args.count} /check, {args.in_flight} in flight, "
+        f"\n{subject}: {args.count} /{args.command}, {args.in_flight} in flight, "
         f"{figures['rate']:.0f}/s p50 {figures['p50']:.1f} ms p99 {figures['p99']:.1f} ms "
         f"(under py-spy at {args.rate}/s); {total} samples, {on_loop} on the event loop"
     )

@@ -30,7 +30,7 @@ from discord.ext import commands, tasks
 
 from cogs.counters import spend_ammunition, tell_ammunition
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import CLAIM_KEY, is_replay
+from cogs.utils.again import CLAIM_KEY, PRESS_KEY, is_replay
 from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
@@ -74,7 +74,9 @@ from storage.models import (
     HealthTarget,
     PendingAction,
     PendingAttack,
+    Press,
     RollState,
+    Shot,
     StoredRoll,
     require_change,
 )
@@ -93,10 +95,11 @@ from wire.conditions import Target as ConditionTarget
 from wire.degrees import Degrees
 from wire.dice import Die, DieSource
 from wire.fight import AttackClaim
+from wire.gear import Counter
 from wire.health import DamageKind
 from wire.i18n import N_, tr
 from wire.odds import DamageRole
-from wire.sheet import Character, available_defences, defence_modifiers
+from wire.sheet import Character, Weapon, available_defences, defence_modifiers
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -330,9 +333,10 @@ class Combat(commands.Cog):
                 )
             )
         target_checks(roller, defender, chosen, private)
-        if blow is not None:
-            await self._take_turn(interaction, roller, blow)
-        shot = await spend_ammunition(self.bot, roller, line.weapon)
+        if blow is not None:  # the arrow is checked and spent with the turn, or neither
+            shot = await self._take_turn(interaction, roller, blow, line.weapon)
+        else:
+            shot = await spend_ammunition(self.bot, roller, line.weapon)
         die = die_for(self.bot, roll, take10)  # drawn once the attack is allowed
         if defender.is_npc:
             await self._attack_npc(
@@ -473,20 +477,29 @@ class Combat(commands.Cog):
         return replace(sheet, name=member.name), blow
 
     async def _take_turn(
-        self, interaction: discord.Interaction, roller: Roller, blow: Blow
-    ) -> None:
+        self, interaction: discord.Interaction, roller: Roller, blow: Blow, weapon: Weapon | None
+    ) -> tuple[Counter, Counter] | None:
         """Count the attack in the fight, if its rules allow it now (wire.fight.may_attack):
         else refused with why. A pick from a target menu names what it was made for (its
-        claim), so the menu attacks once, whatever presses it again or when."""
+        claim), so the menu attacks once, whatever presses it again or when; a saved roll's
+        button names its press, so it attacks once per turn. The weapon's ammunition is
+        spent in the same transaction: (before, after), or None for a weapon without."""
         claim = interaction.extras.get(CLAIM_KEY)
-        await self.bot.store.take_attack(
+        press = interaction.extras.get(PRESS_KEY)
+        shot = None
+        if weapon is not None and roller.character is not None:
+            shot = Shot(roller.character.id, weapon.name)
+        taken = await self.bot.store.take_attack(
             roller.guild_id,
             blow.fight_id,
             roller.user_id,
             blow.attacker_id,
             name=roller.name,
             claim=claim if isinstance(claim, AttackClaim) else None,
+            shot=shot,
+            press=press if isinstance(press, Press) else None,
         )
+        return taken.shot
 
     async def _apply(
         self,

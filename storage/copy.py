@@ -43,6 +43,7 @@ TABLES = (
     "combatants",
     "combatant_effects",
     "condition_log",
+    "attack_presses",
     "health_log",
     "character_posts",
     "skill_categories",

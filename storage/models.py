@@ -18,9 +18,10 @@ from wire import limits, names
 from wire.conditions import Effect as Effect  # the fight's records live in the rules core;
 from wire.fight import Combatant as Combatant  # imported back so old imports keep working
 from wire.fight import Fight as Fight
+from wire.fight import MayAttack, TurnRules
 from wire.fight import NextTurn as NextTurn
 from wire.fight import TurnChange as TurnChange
-from wire.fight import TurnRules
+from wire.gear import Counter
 from wire.health import DamageKind, Health, HealthChange
 from wire.i18n import N_
 from wire.initiative import Initiative
@@ -323,6 +324,34 @@ class StoredRoll:
     @property
     def total(self) -> int:
         return self.face + sum(value for _, value in self.modifiers)
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """The ammunition an attack in a fight spends, in the transaction that takes its turn: the
+    attacking sheet and its weapon (its ammunition counter, if it has one)."""
+
+    character_id: int
+    weapon: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A saved-roll button's press that attacks in a fight: the message it is on and the saved
+    roll, so a press attacks once per turn of the fight (a double tap, a second client or a
+    press after a restart in the same turn is refused; the next turn's press works)."""
+
+    message_id: int
+    saved_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackTaken:
+    """An attack counted in a fight: what it used (wire.fight.MayAttack) and, for a weapon with
+    ammunition, its counter before and after the shot."""
+
+    verdict: MayAttack
+    shot: tuple[Counter, Counter] | None = None
 
 
 @dataclass(frozen=True, slots=True)

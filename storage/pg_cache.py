@@ -42,9 +42,11 @@ CACHED_TABLES = frozenset(
         "character_stats",
         "weapons",
         "active_characters",
+        "fights",
     }
 )
-"""The tables whose changes notify (migration 0003), the same as SQLite's cache_version's."""
+"""The tables whose changes notify (migration 0003; fights since running_fight_cached), the same
+as SQLite's cache_version's."""
 READ_CACHE_MAX = 10_000
 """Cached reads at most, as SQLite's; past it the cache starts again (a busy bot refills it
 in seconds)."""

@@ -227,18 +227,28 @@ class RuleCounters(_Needs):
         attack); refused at 0 saying so; None for a weapon without ammunition."""
         async with self._write(guild_id) as tx:
             await self._campaign_by_id(tx, guild_id, campaign_id)
-            counter = await self._ammunition(tx, campaign_id, character_id, weapon)
-            if counter is None:
-                return None
-            if counter.value <= 0:
-                raise InvalidValue(
-                    "{weapon} has no {counter} left (0/{maximum}): nothing was rolled. Refill "
-                    "it (/counter set) or attack with another weapon.",
-                    weapon=weapon,
-                    counter=counter.name,
-                    maximum=counter.maximum,
-                )
-            return counter, await self._set_counter(tx, counter, counter.value - 1)
+            counter = await self._loaded_ammunition(tx, campaign_id, character_id, weapon)
+            return None if counter is None else await self._spend_shot(tx, counter)
+
+    async def _loaded_ammunition(
+        self, tx: Transaction, campaign_id: int, character_id: int, weapon: str
+    ) -> Counter | None:
+        """The weapon's ammunition counter (None: it has none), refused at 0 before anything
+        is rolled or counted: an attack in a fight checks it before its turn is taken."""
+        counter = await self._ammunition(tx, campaign_id, character_id, weapon)
+        if counter is not None and counter.value <= 0:
+            raise InvalidValue(
+                "{weapon} has no {counter} left (0/{maximum}): nothing was rolled. Refill "
+                "it (/counter set) or attack with another weapon.",
+                weapon=weapon,
+                counter=counter.name,
+                maximum=counter.maximum,
+            )
+        return counter
+
+    async def _spend_shot(self, tx: Transaction, counter: Counter) -> tuple[Counter, Counter]:
+        """One shot off a counter `_loaded_ammunition` gave: (before, after)."""
+        return counter, await self._set_counter(tx, counter, counter.value - 1)
 
     # ---- export --------------------------------------------------------------------------
     async def _campaign_counters(

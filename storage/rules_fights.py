@@ -16,12 +16,15 @@ from typing import TYPE_CHECKING, Any
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
+    AttackTaken,
     Campaign,
     Combatant,
     Fight,
     HealthEntry,
     HealthTarget,
     NewCombatant,
+    Press,
+    Shot,
     TurnChange,
     require_change,
 )
@@ -42,7 +45,7 @@ from wire.conditions import (
     count_down,
 )
 from wire.dice import Die, DieSource
-from wire.fight import FIGHT_OVER, USED_ONCE, AttackClaim, MayAttack
+from wire.fight import FIGHT_OVER, PRESSED_ONCE, USED_ONCE, AttackClaim
 from wire.health import (
     HEALTH_OPS,
     DamageKind,
@@ -146,11 +149,21 @@ class RuleFights(_Needs):
         return fight
 
     async def running_fight(self, guild_id: int, channel_id: int) -> Fight | None:
-        """The channel's running fight with its combatants, health and effects, if any."""
+        """The channel's running fight with its combatants, health and effects, if any.
+
+        Whether there is one is a cached read (the fights table moves the read cache's counter
+        when a fight starts or ends, in any process): almost every roll asks, in a channel with
+        no fight, and then it costs no transaction. A fight found is loaded in one, and asked
+        for once more there should the cache have named one that ended meanwhile."""
+        where = {"guild_id": guild_id, "channel_id": channel_id}
+        rows = await self.backend.query("running_fight_of_channel", where, cached=True)
+        if not rows:
+            return None
         async with self._read() as tx:
-            rows = await tx.fetch(
-                "running_fight_of_channel", {"guild_id": guild_id, "channel_id": channel_id}
-            )
+            fight = await self._load_fight(tx, guild_id, rows[0][0])
+            if fight is not None and not fight.ended:
+                return fight
+            rows = await tx.fetch("running_fight_of_channel", where)
             return await self._load_fight(tx, guild_id, rows[0][0]) if rows else None
 
     async def get_fight(self, guild_id: int, fight_id: int) -> Fight | None:
@@ -419,7 +432,9 @@ class RuleFights(_Needs):
         *,
         name: str = "",
         claim: AttackClaim | None = None,
-    ) -> MayAttack:
+        shot: Shot | None = None,
+        press: Press | None = None,
+    ) -> AttackTaken:
         """Count an attack of the combatant `attacker_id` (None: the attacker is not in the
         fight, `name` says who), if the fight's rules (`Fight.may_attack`) allow it now.
 
@@ -427,6 +442,10 @@ class RuleFights(_Needs):
         the fight's step and the attacker's count are still those (a compare-and-set in one
         write transaction), so of a double tap, a second pick of the same menu, a second
         client or a press after a restart, exactly one attacks and the rest get Conflict.
+        `press`: a saved-roll button's, taken once per turn of the fight (Conflict after).
+        `shot`: the weapon's ammunition, checked before anything is counted and spent in this
+        same transaction, so an attack refused for either reason costs neither the turn's
+        attack nor an arrow.
         """
         async with self._write(guild_id) as tx:
             fight = await self._running(tx, guild_id, fight_id)
@@ -436,11 +455,18 @@ class RuleFights(_Needs):
                 fight.step != claim.step or attacker is None or attacker.attacks != claim.attacks
             ):
                 raise Conflict(USED_ONCE)
+            loaded = None
+            if shot is not None:
+                loaded = await self._loaded_ammunition(
+                    tx, fight.campaign_id, shot.character_id, shot.weapon
+                )
             verdict = fight.may_attack(
                 attacker_id, campaign.turn_rules, by_gm=campaign.is_gm(actor_id), name=name
             )
             if not verdict.allowed:
                 raise PermissionDenied(verdict.reason, **verdict.values)
+            if press is not None:
+                await self._take_press(tx, fight, press)
             if attacker is not None and verdict.uses is not None:
                 after = fight.attacked(attacker.id, verdict.uses).member(attacker.id)
                 assert after is not None
@@ -455,7 +481,23 @@ class RuleFights(_Needs):
                 )
                 if not taken:  # cannot happen under the write lock; kept as the guarantee
                     raise Conflict(USED_ONCE)
-            return verdict
+            spent = await self._spend_shot(tx, loaded) if loaded is not None else None
+            return AttackTaken(verdict, spent)
+
+    async def _take_press(self, tx: Transaction, fight: Fight, press: Press) -> None:
+        """The press's claim on this turn of the fight: Conflict if it has one already (the
+        claims go with the fight when it is deleted)."""
+        taken = await tx.fetch(
+            "take_press",
+            {
+                "fight_id": fight.id,
+                "message_id": press.message_id,
+                "saved_id": press.saved_id,
+                "step": fight.step,
+            },
+        )
+        if not taken:
+            raise Conflict(PRESSED_ONCE)
 
     async def grant_reaction(
         self, guild_id: int, fight_id: int, actor_id: int, combatant_id: int

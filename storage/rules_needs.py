@@ -211,6 +211,12 @@ class Counters(Protocol):
 
     async def _reset_after_fight(self, tx: Transaction, fight_id: int) -> None: ...
 
+    async def _loaded_ammunition(
+        self, tx: Transaction, campaign_id: int, character_id: int, weapon: str
+    ) -> Counter | None: ...
+
+    async def _spend_shot(self, tx: Transaction, counter: Counter) -> tuple[Counter, Counter]: ...
+
 
 class SavedRolls(Protocol):
     """RuleSaved's (storage/rules_saved.py): a character's saved rolls."""

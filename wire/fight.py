@@ -42,6 +42,11 @@ USED_ONCE = N_(
     "That menu was used already: it acts once (a second pick, a double tap or an older copy "
     "of it is refused). Press the weapon again for a new one."
 )
+PRESSED_ONCE = N_(
+    "That button attacked already this turn: a saved roll's button attacks once per turn (a "
+    "double tap or a second device is refused). Press it again on a later turn, or attack with "
+    "/attack."
+)
 FIGHT_OVER = N_("That fight is over (or was never in this server). /fight start begins one.")
 
 

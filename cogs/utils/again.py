@@ -33,6 +33,9 @@ OPTIONS_KEY = "command"
 CLAIM_KEY = "wire_claim"
 """In an interaction's extras: the `wire.fight.AttackClaim` of the target menu picked from, for
 the attack it reruns to take only while the menu is current (it acts once)."""
+PRESS_KEY = "wire_press"
+"""In an interaction's extras: the `storage.models.Press` of a saved roll's button, for the
+attack it rolls to take once per turn of the fight (a double tap is refused)."""
 
 
 def is_replay(interaction: discord.Interaction) -> bool:

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from cogs.utils.again import CLAIM_KEY, rerun
+from cogs.utils.again import CLAIM_KEY, PRESS_KEY, rerun
 from cogs.utils.defence_odds import defence_odds_reply
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
 from cogs.utils.errors import UserError
 from cogs.utils.rolling import AttackLine, Roller, actor_of
 from cogs.utils.text import inert
 from storage.errors import NotFound
-from storage.models import Campaign, Combatant, Fight
+from storage.models import Campaign, Combatant, Fight, Press
 from storage.rules_saved import SavedRoll
 from wire.fight import USED_ONCE, AttackClaim
 from wire.i18n import tr, trc
@@ -601,6 +601,8 @@ async def roll_saved_id(interaction: discord.Interaction, saved_id: int, turn: T
     if saved is None:
         raise UserError(tr("That saved roll no longer exists. /save lists your saved rolls."))
     pressed = await check_press(interaction, saved.character_id, turn)
+    if interaction.message is not None:  # an attack it rolls in a fight: once per turn
+        interaction.extras[PRESS_KEY] = Press(interaction.message.id, saved.id)
     await roll_saved(interaction, pressed, saved, 0)
 
 

@@ -366,6 +366,10 @@ RETURNING id
         "take_attack": "UPDATE combatants SET turn_attacks = turn_attacks + 1, "
         "granted_reaction = :reaction WHERE id = :combatant_id AND fight_id = :fight_id "
         "AND turn_attacks = :attacks RETURNING id",
+        # A saved-roll button's attack: once per message, saved roll and turn of the fight.
+        "take_press": "INSERT INTO attack_presses (fight_id, message_id, saved_id, step) "
+        "VALUES (:fight_id, :message_id, :saved_id, :step) ON CONFLICT DO NOTHING "
+        "RETURNING fight_id",
         "grant_reaction": "UPDATE combatants SET granted_reaction = 1 "
         "WHERE id = :combatant_id AND fight_id = :fight_id",
         "advance_turn": "UPDATE fights SET round = :round, current_id = :current_id, "

@@ -8,11 +8,12 @@ from __future__ import annotations
 from simcord import actors
 
 from tests.commands.at_once import without_waiting
-from tests.commands.conftest import embed_of
+from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table, line_of
 
 USED = "That menu was used already"
+PRESSED = "That button attacked already this turn"
 
 
 async def jaimes_turn(world):
@@ -229,3 +230,76 @@ async def test_a_refusal_shows_a_combatant_s_name_inert(world):
     panel = await bob.slash(channel, "panel")
     tapped = await bob.click(panel.response, label="⚔️ Long sword")
     assert tapped.response.content.startswith("It is \\*\\*Loud\\*\\*'s turn, not Jaime's")
+
+
+async def test_at_zero_arrows_the_refusal_leaves_the_turn_s_attack(world):
+    """The arrow is checked before the turn is taken: a refused shot costs no attack, and an
+    attack refused by the turn costs no arrow."""
+    await jaimes_turn(world)
+    bob, channel = world.bob, world.channel
+    await bob.slash(channel, "counter add", name="Arrows", maximum=20, value=0, weapon="Long sword")
+    empty = await bob.slash(channel, "attack", weapon="Long sword", target="Goblin 1")
+    assert empty.response.ephemeral
+    assert empty.response.content.startswith("Long sword has no Arrows left (0/20)")
+    await bob.slash(channel, "counter set", name="Arrows", value=2)
+    world.dice.push(15)
+    shot = await bob.slash(channel, "attack", weapon="Long sword", target="Goblin 1")
+    assert embed_of(shot)["description"].startswith("**Hit")  # the turn's one attack was left
+    assert [f.content for f in shot.followups] == ["Arrows 1/20 left."]
+    second = await bob.slash(channel, "attack", weapon="Long sword", target="Goblin 2")
+    assert "1 of 1" in second.response.content
+    listed = await bob.slash(channel, "gear list")
+    assert "Arrows 1/20" in field(embed_of(listed), "Counters")  # the refused shot kept its arrow
+
+
+async def a_saved_attack(world, name: str = "Goblin shot") -> None:
+    """Jaime's saved roll: the Long sword against Goblin 1 (saved as the Save button does)."""
+    store, guild = world.bot.store, world.guild.id
+    campaign = await store.campaign_for_channel(guild, world.channel.id, world.alice.id)
+    jaime = await store.get_character(guild, campaign.id, "Jaime")
+    command = {"name": "attack", "options": {"weapon": "Long sword", "target": "Goblin 1"}}
+    await store.save_roll(guild, campaign.id, world.bob.id, jaime.id, name, command)
+
+
+async def test_a_saved_roll_s_button_attacks_once_a_turn_even_with_any_number(world):
+    """With any number of attacks a turn, a double tap on a saved roll's button is still one
+    attack; a second client or a press after a restart in the same turn is refused with why;
+    the same button attacks again on Jaime's next turn."""
+    await jaimes_turn(world)
+    await a_saved_attack(world)
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await alice.slash(channel, "campaign settings", attacks_per_turn=0)
+    panel = await bob.slash(channel, "panel")
+    world.dice.push(15, 15)
+    first = await without_waiting(env, lambda: bob.click(panel.response, label="🎲 Goblin shot"))
+    second = await bob.click(panel.response, label="🎲 Goblin shot")
+    said = [m for a in (first, second) for m in [a.response, *a.followups]]
+    hits = [m for m in said if m.embeds]
+    refused = [m for m in said if PRESSED in (m.content or "")]
+    assert len(hits) == 1 and len(refused) == 1 and refused[0].ephemeral
+    assert "Press it again on a later turn, or attack with /attack" in refused[0].content
+    await world.restart()
+    late = await bob.click(panel.response, label="🎲 Goblin shot")
+    assert late.response.ephemeral and PRESSED in late.response.content
+    world.dice.push(15)
+    typed = await bob.slash(channel, "attack", weapon="Long sword", target="Goblin 2")
+    assert embed_of(typed)["description"].startswith("**Hit")  # any number: typed still works
+    for _ in range(5):  # Goblin 1, 2, 3, Ser Carol, then Jaime again
+        await alice.slash(channel, "fight next")
+    world.dice.push(15)
+    next_turn = await bob.click(panel.response, label="🎲 Goblin shot")
+    assert embed_of(next_turn)["description"].startswith("**Hit")
+
+
+async def test_a_saved_roll_s_button_in_german_says_why(world, client_languages):
+    await jaimes_turn(world)
+    await a_saved_attack(world)
+    await world.alice.slash(world.channel, "campaign settings", attacks_per_turn=0)
+    panel = await world.bob.slash(world.channel, "panel")
+    world.dice.push(15)
+    await world.bob.click(panel.response, label="🎲 Goblin shot")
+    client_languages.set(world.bob, "de")
+    again = await world.bob.click(panel.response, label="🎲 Goblin shot")
+    assert again.response.ephemeral and again.response.content.startswith(
+        "Dieser Knopf hat in diesem Zug schon angegriffen"
+    )

@@ -16,7 +16,12 @@ from storage.schema import prepare_database
 from storage.sql import postgres as postgres_sql
 from storage.sql import sqlite as sqlite_sql
 
-CACHED_STATEMENTS = ("campaign_for_channel", "active_character", "roller_context")
+CACHED_STATEMENTS = (
+    "campaign_for_channel",
+    "active_character",
+    "roller_context",
+    "running_fight_of_channel",
+)
 """The statements the rules read with `cached=True` (storage/rules.py)."""
 _TABLE = re.compile(r"\b(?:FROM|JOIN)\s+([a-z_]+)", re.IGNORECASE)
 

@@ -17,7 +17,7 @@ import pytest
 from storage import copy as copy_module
 from storage.cli import main
 from storage.copy import TABLES, CopyError, copy_to_postgres
-from storage.models import HealthTarget, NewCombatant
+from storage.models import HealthTarget, NewCombatant, Press
 from storage.rules_incharacter import NewPost
 from storage.sqlite import SqliteStore
 from storage.testing import (
@@ -117,6 +117,8 @@ async def _fill(store: SqliteStore) -> None:
     await store.change_health(
         GUILD, campaign.id, GM, HealthTarget(combatant_id=first.id), "damage", 4
     )
+    await store.advance_turn(GUILD, fight.id, GM)
+    await store.take_attack(GUILD, fight.id, GM, first.id, press=Press(4242, 1))  # a press's claim
     # Character points: categories, settings, a ledger with an undo, a request.
     await store.set_skill_categories(GUILD, campaign.id, GM, {"Climbing": Category.ACTION})
     await store.set_advancement(GUILD, campaign.id, GM, attribute_price=5, approval=True)

@@ -7,16 +7,18 @@ import asyncio
 import pytest
 
 from storage import open_store
-from storage.errors import Conflict, NameTaken, NotFound, PermissionDenied
-from storage.models import HealthTarget, NewCombatant
+from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
+from storage.models import HealthTarget, NewCombatant, Press, Shot
 from storage.sqlite import SqliteStore
 from storage.testing import CHANNEL, GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER
 from wire.conditions import Effect, Target, Timing
 from wire.dice import Die, DieSource
 from wire.errors import RulesError
 from wire.fight import AttackClaim, TurnRules, Use
+from wire.gear import Reset
 from wire.health import DamageKind, Pool
 from wire.initiative import Initiative
+from wire.sheet import Weapon
 
 
 def init(face: int, reaction: int = 0, surprise: int = 0) -> Initiative:
@@ -27,7 +29,10 @@ def init(face: int, reaction: int = 0, surprise: int = 0) -> Initiative:
 async def table(store: SqliteStore, make_campaign, make_character):
     campaign = await make_campaign()
     ash = await make_character(
-        campaign, "Ash", attributes={"Constitution": 2, "Resolve": 1, "Reaction": 2}
+        campaign,
+        "Ash",
+        attributes={"Constitution": 2, "Resolve": 1, "Reaction": 2},
+        weapons=[Weapon("Bow", 3, "Dexterity", "Bows"), Weapon("Sword", 4, "Strength", "Blades")],
     )
     goblin = await make_character(campaign, "Goblin", npc=True, attributes={"Reaction": 1})
     return campaign, ash, goblin
@@ -268,7 +273,7 @@ async def test_an_attack_is_taken_once_per_claim_and_the_turn_s_counts_reset(
     fight = (await store.advance_turn(GUILD, fight.id, GM)).fight  # Ash's turn
     claim = AttackClaim(fight.step, 0)
     made = await store.take_attack(GUILD, fight.id, PLAYER, ash_id, claim=claim)
-    assert made.uses is Use.TURN
+    assert made.verdict.uses is Use.TURN
     with pytest.raises(Conflict, match="That menu was used already"):
         await store.take_attack(GUILD, fight.id, PLAYER, ash_id, claim=claim)
     with pytest.raises(PermissionDenied, match=r"this turn's attacks already \(1 of 1"):
@@ -278,7 +283,7 @@ async def test_an_attack_is_taken_once_per_claim_and_the_turn_s_counts_reset(
     fight = await store.grant_reaction(GUILD, fight.id, GM, ash_id)
     assert (fight.find("Ash").attacks, fight.find("Ash").reaction) == (1, True)
     used = await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
-    assert used.uses is Use.REACTION
+    assert used.verdict.uses is Use.REACTION
     fight = await store.get_fight(GUILD, fight.id)
     assert (fight.find("Ash").attacks, fight.find("Ash").reaction) == (2, False)
     await store.grant_reaction(GUILD, fight.id, GM, ash_id)
@@ -286,14 +291,74 @@ async def test_an_attack_is_taken_once_per_claim_and_the_turn_s_counts_reset(
     assert all(c.attacks == 0 and not c.reaction for c in fight.combatants)
     with pytest.raises(PermissionDenied, match="It is Goblin 1's turn, not Ash's"):
         await store.take_attack(GUILD, fight.id, PLAYER, ash_id)
-    assert (await store.take_attack(GUILD, fight.id, GM, ash_id)).uses is Use.FREE  # a GM may
+    by_gm = await store.take_attack(GUILD, fight.id, GM, ash_id)
+    assert by_gm.verdict.uses is Use.FREE  # a GM may
 
     changed = await store.update_campaign(
         GUILD, campaign.id, GM, attacks_per_turn=0, out_of_turn_attacks=True
     )
     assert changed.turn_rules == TurnRules(None, True)
-    assert (await store.take_attack(GUILD, fight.id, PLAYER, ash_id)).uses is Use.FREE
+    assert (await store.take_attack(GUILD, fight.id, PLAYER, ash_id)).verdict.uses is Use.FREE
     with pytest.raises(RulesError, match="between 0 and 20"):
         await store.update_campaign(GUILD, campaign.id, GM, attacks_per_turn=21)
     changed = await store.update_campaign(GUILD, campaign.id, GM, attacks_per_turn=3)
     assert changed.turn_rules == TurnRules(3, True)
+
+
+async def test_an_attack_refused_costs_neither_its_turn_nor_its_arrow(
+    store: SqliteStore, table
+) -> None:
+    """The arrow is checked before the turn is taken and spent in the same transaction: at 0
+    arrows the turn's attack is still there for another weapon, and an attack out of turn
+    keeps its arrow."""
+    campaign, ash, goblin = table
+    await store.add_counter(GUILD, campaign.id, PLAYER, "Ash", "Arrows", 20, 1, Reset.FIGHT, "Bow")
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    pc = NewCombatant("Ash", ash.id, PLAYER, False, init(19, 2))
+    await store.add_combatants(GUILD, fight.id, PLAYER, [pc])
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 1))
+    ash_id = fight.find("Ash").id
+    bow = Shot(ash.id, "Bow")
+
+    async def arrows() -> int:
+        return await store.ammunition(GUILD, campaign.id, ash.id, "Bow")
+
+    with pytest.raises(PermissionDenied, match="The fight has not begun"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id, shot=bow)
+    assert (await arrows()).value == 1  # refused by the turn: the arrow stays
+    fight = (await store.advance_turn(GUILD, fight.id, GM)).fight  # Ash's turn
+    taken = await store.take_attack(GUILD, fight.id, PLAYER, ash_id, shot=bow)
+    assert taken.verdict.uses is Use.TURN
+    assert [c.value for c in taken.shot] == [1, 0]
+    await store.advance_turn(GUILD, fight.id, PLAYER)
+    fight = (await store.advance_turn(GUILD, fight.id, GM)).fight  # Ash's again, no arrow
+    with pytest.raises(InvalidValue, match="Bow has no Arrows left"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id, shot=bow)
+    assert (await store.get_fight(GUILD, fight.id)).find("Ash").attacks == 0
+    sword = await store.take_attack(GUILD, fight.id, PLAYER, ash_id, shot=Shot(ash.id, "Sword"))
+    assert sword.verdict.uses is Use.TURN and sword.shot is None  # no ammunition to spend
+
+
+async def test_a_saved_rolls_press_attacks_once_per_turn(store: SqliteStore, table) -> None:
+    """With any number of attacks a turn, a press of a saved roll's button is still one
+    attack: its second press in the turn (a double tap, a second client, after a restart) is
+    refused, the same button on another message or the next turn attacks."""
+    campaign, ash, goblin = table
+    await store.update_campaign(GUILD, campaign.id, GM, attacks_per_turn=0)
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    pc = NewCombatant("Ash", ash.id, PLAYER, False, init(19, 2))
+    await store.add_combatants(GUILD, fight.id, PLAYER, [pc])
+    fight = await store.add_combatants(GUILD, fight.id, GM, goblins(goblin, 1))
+    ash_id = fight.find("Ash").id
+    await store.advance_turn(GUILD, fight.id, GM)  # Ash's turn
+    press = Press(message_id=555, saved_id=7)
+    await store.take_attack(GUILD, fight.id, PLAYER, ash_id, press=press)
+    with pytest.raises(Conflict, match="That button attacked already this turn"):
+        await store.take_attack(GUILD, fight.id, PLAYER, ash_id, press=press)
+    await store.take_attack(GUILD, fight.id, PLAYER, ash_id, press=Press(556, 7))
+    await store.take_attack(GUILD, fight.id, PLAYER, ash_id, press=Press(555, 8))
+    assert (await store.get_fight(GUILD, fight.id)).find("Ash").attacks == 3
+    await store.advance_turn(GUILD, fight.id, PLAYER)
+    await store.advance_turn(GUILD, fight.id, GM)  # Ash's turn again
+    again = await store.take_attack(GUILD, fight.id, PLAYER, ash_id, press=press)
+    assert again.verdict.uses is Use.TURN
