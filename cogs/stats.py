@@ -13,6 +13,7 @@ import asyncio
 import io
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -109,7 +110,9 @@ class Stats(commands.Cog):
         store = self.bot.store
         where = (roller.guild_id, roller.campaign.id, scope)
         read = await store.stats_rolls(*where, viewer_id=viewer, gm=gm)
-        stats = await asyncio.to_thread(summarise, read.rolls)  # CPU: off the event loop
+        stats = await asyncio.to_thread(  # CPU: off the event loop
+            partial(summarise, read.rolls, ordered=not read.grouped)
+        )
         title = clip(tr("Dice statistics: {who}", who=asked.who), EMBED_TITLE_MAX)
         embed = discord.Embed(title=title, colour=NEUTRAL)
         embed.description = luck_sentence(asked.who[:1].upper() + asked.who[1:], stats.luck)

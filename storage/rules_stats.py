@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.backend import Params
@@ -26,6 +26,9 @@ ROWS_MAX = 5_000
 """Up to this many rolls a scope is read roll by roll (the luck line); beyond, grouped."""
 SINCE_SLACK = timedelta(hours=1)
 """How far out of time order a logged roll may be and still be found by `since`."""
+LOG_SCAN_MAX = 200_000
+"""A scope of whole days is read roll by roll (for its luck line) only while the days' log,
+which that read walks, holds at most this many rolls; beyond, from the counts."""
 CSV_ROWS_MAX = 50_000
 """The most rolls an export holds (about 4 MB of CSV, under Discord's attachment limit)."""
 
@@ -37,8 +40,22 @@ class StatsScope:
     user_id: int | None = None
     character_id: int | None = None
     channel_id: int | None = None
+    session_id: int | None = None
     since: datetime | None = None
     until: datetime | None = None
+
+    @property
+    def first_day(self) -> str | None:
+        """The first of the whole days the scope spans to the present ('*': all time), or None
+        when it cuts a day, a channel or a session out of them (then only the log can say)."""
+        if self.channel_id is not None or self.session_id is not None or self.until is not None:
+            return None
+        if self.since is None:
+            return ALL_TIME
+        since = self.since.astimezone(UTC)
+        if since != since.replace(hour=0, minute=0, second=0, microsecond=0):
+            return None
+        return since.date().isoformat()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +91,17 @@ def _logged(row: Sequence[Any]) -> LoggedRoll:
     return _roll(row, damage=damage, when=when, who=name or str(user_id))
 
 
+def _counted(row: Sequence[Any]) -> LoggedRoll:
+    """A COUNT_FIELDS row (storage/sql/stats.py) with its count and damage, as a roll: its total
+    the die plus the edge against a target of 0, which gives the same odds."""
+    kind, die, source, edge, settled, success, degrees, count, damage = row
+    target = 0 if settled else None
+    total = die + edge
+    return LoggedRoll(
+        kind, die, source, total, target, bool(success), degrees, int(damage), count=int(count)
+    )
+
+
 def _group(row: Sequence[Any]) -> LoggedRoll:
     count, damage = row[7:9]
     return _roll(row, damage=None if damage is None else int(damage), count=int(count))
@@ -105,8 +133,19 @@ class RuleStats:
         """The scope's rolls as `viewer_id` may see them (`gm`: everything): roll by roll up
         to `limit`, beyond that grouped (or, with `group` False, cut at `limit`)."""
         params = _params(guild_id, campaign_id, scope, viewer_id=viewer_id, gm=gm)
+        first_day = scope.first_day
+        if first_day is not None and group:
+            days = {**params, "first_day": first_day, "last_day": _last_day(first_day)}
+            [(count, walked)] = await self.backend.long_read("stats_counted", days)
+            if (count or 0) > limit or (walked or 0) > LOG_SCAN_MAX:
+                counted = await self.backend.long_read("stats_counted_groups", days)
+                return StatsRolls(await asyncio.to_thread(_all, counted, _counted), grouped=True)
         if scope.since is not None:
-            params["first_id"] = await self._first_id_since(guild_id, campaign_id, scope.since)
+            params["first_id"] = await self._first_id_at(guild_id, campaign_id, scope.since)
+        if scope.until is not None:
+            params["end_id"] = await self._first_id_at(
+                guild_id, campaign_id, scope.until + 2 * SINCE_SLACK
+            )
         # Both reads may scan the campaign's whole log: off the connections rolls use, and the
         # rows made records in a worker thread, so the event loop (which commits the rolls)
         # never waits on them.
@@ -118,7 +157,7 @@ class RuleStats:
         groups = await self.backend.long_read("stats_groups", params)
         return StatsRolls(await asyncio.to_thread(_all, groups, _group), grouped=True)
 
-    async def _first_id_since(self, guild_id: int, campaign_id: int, since: datetime) -> int:
+    async def _first_id_at(self, guild_id: int, campaign_id: int, since: datetime) -> int:
         """An id at or below the campaign's first roll logged at `since` (less SINCE_SLACK),
         by binary search on the (campaign_id, id) index: some 25 point reads, where a filter
         on the time alone would read every roll of the campaign. Ids grow with the time of
@@ -171,4 +210,15 @@ def _params(
         "viewer_id": viewer_id,
         "gm": int(bool(gm)),
         "first_id": 0,
+        "end_id": None,
+        "session_id": scope.session_id,
     }
+
+
+ALL_TIME = "*"
+"""The day of the counts that count all time (storage/migrations/0022_roll_counts.sql)."""
+
+
+def _last_day(first_day: str) -> str:
+    """The last day of the counts' run that starts at `first_day`: all time's own, or any."""
+    return ALL_TIME if first_day == ALL_TIME else "9999-12-31"
