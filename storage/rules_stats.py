@@ -67,6 +67,8 @@ class StatsRolls:
     """True when the rolls came grouped (each with its count), without their order."""
     cut: bool = False
     """True when a roll-by-roll read stopped at its limit (an export)."""
+    counted: bool = False
+    """True when the rolls came from the counts kept as they were logged, not from the log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,8 @@ class RuleStats:
             [(count, walked)] = await self.backend.long_read("stats_counted", days)
             if (count or 0) > limit or (walked or 0) > LOG_SCAN_MAX:
                 counted = await self.backend.long_read("stats_counted_groups", days)
-                return StatsRolls(await asyncio.to_thread(_all, counted, _counted), grouped=True)
+                rolls = await asyncio.to_thread(_all, counted, _counted)
+                return StatsRolls(rolls, grouped=True, counted=True)
         if scope.since is not None:
             params["first_id"] = await self._first_id_at(guild_id, campaign_id, scope.since)
         if scope.until is not None:

@@ -217,3 +217,28 @@ async def test_odds_come_as_a_picture_with_the_text_kept(world):
 
 def _value(bar):
     return bar.value
+
+
+async def test_the_rolls_of_the_last_session_or_a_given_one(world):
+    ch = world.channel
+    refused = await world.bob.slash(ch, "stats", span="session")
+    assert refused.response.ephemeral and "has not played a session yet" in refused.response.content
+    plan = {"date": "2027-01-05", "time": "19:30"}
+    await world.alice.slash(ch, "session plan", title="Warrens", **plan)
+    await evening(world, world.bob, (2,))  # before the session: not counted
+    await world.alice.slash(ch, "session start")
+    await evening(world, world.bob, (19, 4))
+    await evening(world, world.bob, (9,), private=True)
+    running = embed_of(await world.bob.slash(ch, "stats", span="session"))
+    assert field(running, "Rolls") == "3: 3 checks"  # the running session, their own hidden one
+    await world.alice.slash(ch, "session end")
+    await evening(world, world.bob, (7,))  # after it: not counted
+    await world.alice.slash(ch, "session plan", title="Tunnels", date="2027-01-12", time="19:30")
+    await world.alice.slash(ch, "session start")
+    await evening(world, world.bob, (11,))
+    last = embed_of(await world.bob.slash(ch, "stats", span="session", table=True))
+    assert field(last, "Rolls") == "1: 1 check"
+    given = embed_of(await world.carol.slash(ch, "stats", session="Warrens", table=True))
+    assert field(given, "Rolls") == "2: 2 checks"  # Bob's hidden roll is not Carol's to count
+    unknown = await world.bob.slash(ch, "stats", session="Nope")
+    assert unknown.response.ephemeral and "No session" in unknown.response.content
