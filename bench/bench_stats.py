@@ -383,18 +383,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writes", type=int, default=50, help="rolls a round of write cost")
     parser.add_argument("--keep", type=Path, help="build into (and reuse) this folder")
     parser.add_argument("--postgresql", action="store_true", help="also on PostgreSQL")
+    parser.add_argument(
+        "--no-sqlite", action="store_true", help="PostgreSQL only (with --postgresql)"
+    )
     args = parser.parse_args(argv)
     if not 1000 <= args.small < args.rows <= 50_000_000 or not 1 <= args.runs <= 100:
         parser.error("--small from 1,000, below --rows, at most 50,000,000; --runs 1 to 100")
     charts(min(max(args.charts, 1), 500))
+    if not args.no_sqlite:
+        sqlite_part(args)
+    if args.postgresql:
+        asyncio.run(on_postgres([args.small, args.rows], args.runs, args.writes))
+    return 0
+
+
+def sqlite_part(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="wire-bench-stats-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         paths = {f"{rows:,} rolls": ensure(folder, rows) for rows in (args.small, args.rows)}
         asyncio.run(on_sqlite(paths, args.runs, args.writes))
-    if args.postgresql:
-        asyncio.run(on_postgres([args.small, args.rows], args.runs, args.writes))
-    return 0
 
 
 if __name__ == "__main__":

@@ -9,12 +9,14 @@ recount is written here in plain SQL, apart from the migration's own definition 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
 
 from storage import schema
+from storage.models import RollState, SettledAttack
 from storage.postgres import PostgresStore
 from storage.postgres_schema import postgres_migrations, prepare_postgres
 from storage.rules_stats import StatsScope
@@ -22,6 +24,7 @@ from storage.schema import migrations, prepare_database
 from storage.sql.postgres import positional
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+from wire.degrees import degrees_of
 from wire.stats import summarise
 
 START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -88,6 +91,27 @@ def _random_roll(rng: random.Random, campaign, characters):
     )
 
 
+async def _settled_attack(store, rng: random.Random, campaign, characters) -> None:
+    """An attack waiting for its defence (no target), then settled by a defence roll (its
+    target and result written then) or left to expire."""
+    pending = await store.create_pending(
+        GUILD, campaign.id, "attack", {}, START + timedelta(days=30)
+    )
+    waiting = _random_roll(rng, campaign, characters)
+    waiting = replace(
+        waiting, kind="attack", target=None, state=RollState.WAITING, pending_id=pending.id
+    )
+    await store.log_roll(waiting)
+    if rng.random() < 0.3:
+        await store.settle_pending(GUILD, pending.id, RollState.EXPIRED)
+        return
+    defence = replace(_random_roll(rng, campaign, characters), kind="defend")
+    target = defence.total
+    attacker = degrees_of(waiting.total, target)
+    settled = SettledAttack(target, attacker.success, attacker.capped, attacker.raw)
+    await store.settle_pending(GUILD, pending.id, RollState.DEFENDED, defence, settled)
+
+
 def _figures(stats):
     luck = stats.luck
     return (
@@ -131,8 +155,10 @@ async def test_counts_equal_a_recount_after_any_sequence(
     for step in range(60):
         campaign = rng.choice(campaigns)
         action = rng.random()
-        if action < 0.8:
+        if action < 0.7:
             await store.log_roll(_random_roll(rng, campaign, characters[campaign.id]))
+        elif action < 0.8:
+            await _settled_attack(store, rng, campaign, characters[campaign.id])
         elif action < 0.85:
             await store.delete_user_data(rng.choice(USERS))
         else:
