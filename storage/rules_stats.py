@@ -1,13 +1,17 @@
 """Roll statistics from the log: a part of `RuleStore` (storage/rules.py), kept in its own module.
 
-The store reads the rolls of a scope (a character, a player, the campaign, a fight, a time
-span) as `wire.stats.LoggedRoll`s for the rules core to count. A small scope comes roll by roll,
-oldest first (the luck line and the CSV need each roll); a big one comes grouped in SQL by what
-the figures depend on, a few thousand rows whatever the log's length. Privacy is in the query
-(storage/sql/stats.py): a player's view never holds a hidden roll of another, an NPC's roll or a
-GM's roll, not even as a count. A user who used /privacy forget-me has no rolls left to read.
-Every statement is scoped to the guild and the campaign. The chance of each roll is not stored:
-the log keeps its die, total and target, from which wire/stats.py computes it exactly.
+The store reads the rolls of a scope (a character, a player, the campaign, a fight, a session, a
+time span) as `wire.stats.LoggedRoll`s for the rules core to count. A scope of whole days (all
+time, since a date) comes from the roll counts the database keeps as rolls are logged
+(storage/migrations/0022_roll_counts.sql): a few thousand rows however long the log. A small
+scope comes roll by roll, oldest first (the luck line and the CSV need each roll); a span that
+cuts a day (tonight, a fight, a session) comes from the log, grouped in SQL when big. Privacy is
+in the query (storage/sql/stats.py), the same on the log and the counts: a player's view never
+holds a hidden roll of another, an NPC's roll or a GM's roll, not even as a count. A user who
+used /privacy forget-me has no rolls, and no counts, left to read. Every statement is scoped to
+the guild and the campaign. The chance of each roll is not stored: the log keeps its die, total
+and target (the counts its total less die and target), from which wire/stats.py computes it
+exactly.
 """
 
 from __future__ import annotations
