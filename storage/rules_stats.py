@@ -217,11 +217,14 @@ def _params(
         "viewer_id": viewer_id,
         "gm": int(bool(gm)),
         "first_id": 0,
-        "end_id": None,
+        "end_id": NO_END,
         "session_id": scope.session_id,
     }
 
 
+NO_END = 2**62
+"""The id bound of a scope without an end: above every id (a bound, not NULL, so that both
+ends of the range walk the index)."""
 ALL_TIME = "*"
 """The day of the counts that count all time (storage/migrations/0022_roll_counts.sql)."""
 

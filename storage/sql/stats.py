@@ -31,7 +31,7 @@ _FILTER = """
   FROM roll_log AS r {on_index}
  WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
    AND r.id >= CAST(:first_id AS BIGINT)
-   AND (CAST(:end_id AS BIGINT) IS NULL OR r.id < CAST(:end_id AS BIGINT))
+   AND r.id < CAST(:end_id AS BIGINT)
    AND (CAST(:channel_id AS BIGINT) IS NULL OR r.channel_id = CAST(:channel_id AS BIGINT))
    AND (CAST(:session_id AS BIGINT) IS NULL OR r.session_id = CAST(:session_id AS BIGINT))
    AND (CAST(:since AS TEXT) IS NULL OR r.created_at >= CAST(:since AS TEXT))
