@@ -55,37 +55,50 @@ SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
  GROUP BY campaign_id, day, user_id, character_id, hidden, kind,
            die_source, die, edge, settled, success, degrees;
 
--- A roll counted (sign 1) or uncounted (-1): every trigger on the log writes one of these, and
--- this table's own trigger applies it to both entries' counts (a count that falls to none
--- removed) and lets it go, so how a change is counted is written once.
+-- An entry counted (sign 1) or uncounted (-1): every trigger on the log writes a roll's two
+-- entries here with their keys, and this table's own trigger applies each to its count by the
+-- key's index (a count that falls to none removed) and lets it go, so how a change is counted
+-- is written once.
 CREATE TABLE roll_count_changes (
-    roll_id INTEGER NOT NULL,
-    sign    INTEGER NOT NULL CHECK (sign IN (-1, 1))
+    guild_id     INTEGER NOT NULL,
+    campaign_id  INTEGER NOT NULL,
+    day          TEXT    NOT NULL,
+    user_id      INTEGER NOT NULL,
+    character_id INTEGER NOT NULL,
+    hidden       INTEGER NOT NULL,
+    kind         TEXT    NOT NULL,
+    die_source   TEXT    NOT NULL,
+    die          INTEGER NOT NULL,
+    edge         INTEGER NOT NULL,
+    settled      INTEGER NOT NULL,
+    success      INTEGER NOT NULL,
+    degrees      INTEGER NOT NULL,
+    damage       INTEGER NOT NULL,
+    sign         INTEGER NOT NULL CHECK (sign IN (-1, 1))
 );
 CREATE TRIGGER roll_count_apply AFTER INSERT ON roll_count_changes
 BEGIN
     INSERT INTO roll_counts
-    SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
-           die_source, die, edge, settled, success, degrees, 1, damage
-      FROM roll_count_entries WHERE id = NEW.roll_id AND NEW.sign = 1
+    SELECT NEW.guild_id, NEW.campaign_id, NEW.day, NEW.user_id, NEW.character_id, NEW.hidden,
+           NEW.kind, NEW.die_source, NEW.die, NEW.edge, NEW.settled, NEW.success, NEW.degrees,
+           1, NEW.damage
+     WHERE NEW.sign = 1
     ON CONFLICT (campaign_id, day, user_id, character_id, hidden, kind,
            die_source, die, edge, settled, success, degrees)
     DO UPDATE SET rolls = rolls + 1, damage = damage + excluded.damage;
     -- Uncounting only lowers counts (a campaign's deletion may have taken them already).
-    UPDATE roll_counts
-       SET rolls = rolls - 1,
-           damage = damage - (SELECT coalesce(damage, 0) FROM roll_log WHERE id = NEW.roll_id)
-     WHERE NEW.sign = -1 AND (campaign_id, day, user_id, character_id, hidden, kind,
-           die_source, die, edge, settled, success, degrees)
-        IN (SELECT campaign_id, day, user_id, character_id, hidden, kind,
-           die_source, die, edge, settled, success, degrees
-              FROM roll_count_entries WHERE id = NEW.roll_id);
+    UPDATE roll_counts SET rolls = rolls - 1, damage = damage - NEW.damage
+     WHERE NEW.sign = -1
+       AND campaign_id = NEW.campaign_id AND day = NEW.day AND user_id = NEW.user_id
+       AND character_id = NEW.character_id AND hidden = NEW.hidden AND kind = NEW.kind
+       AND die_source = NEW.die_source AND die = NEW.die AND edge = NEW.edge
+       AND settled = NEW.settled AND success = NEW.success AND degrees = NEW.degrees;
     DELETE FROM roll_counts
-     WHERE NEW.sign = -1 AND rolls = 0 AND (campaign_id, day, user_id, character_id, hidden, kind,
-           die_source, die, edge, settled, success, degrees)
-        IN (SELECT campaign_id, day, user_id, character_id, hidden, kind,
-           die_source, die, edge, settled, success, degrees
-              FROM roll_count_entries WHERE id = NEW.roll_id);
+     WHERE NEW.sign = -1 AND rolls = 0
+       AND campaign_id = NEW.campaign_id AND day = NEW.day AND user_id = NEW.user_id
+       AND character_id = NEW.character_id AND hidden = NEW.hidden AND kind = NEW.kind
+       AND die_source = NEW.die_source AND die = NEW.die AND edge = NEW.edge
+       AND settled = NEW.settled AND success = NEW.success AND degrees = NEW.degrees;
     DELETE FROM roll_count_changes WHERE rowid = NEW.rowid;
 END;
 
@@ -94,21 +107,33 @@ END;
 -- uncounted as it was and counted as it is.
 CREATE TRIGGER roll_counts_add AFTER INSERT ON roll_log
 BEGIN
-    INSERT INTO roll_count_changes VALUES (NEW.id, 1);
+    INSERT INTO roll_count_changes
+    SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
+           die_source, die, edge, settled, success, degrees, damage, 1
+      FROM roll_count_entries WHERE id = NEW.id;
 END;
 CREATE TRIGGER roll_counts_remove BEFORE DELETE ON roll_log
 BEGIN
-    INSERT INTO roll_count_changes VALUES (OLD.id, -1);
+    INSERT INTO roll_count_changes
+    SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
+           die_source, die, edge, settled, success, degrees, damage, -1
+      FROM roll_count_entries WHERE id = OLD.id;
 END;
 CREATE TRIGGER roll_counts_change_from BEFORE UPDATE OF guild_id, campaign_id, created_at,
     user_id, character_id, hidden, kind, die_source, die, total, target, success, degrees, damage
     ON roll_log
 BEGIN
-    INSERT INTO roll_count_changes VALUES (OLD.id, -1);
+    INSERT INTO roll_count_changes
+    SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
+           die_source, die, edge, settled, success, degrees, damage, -1
+      FROM roll_count_entries WHERE id = OLD.id;
 END;
 CREATE TRIGGER roll_counts_change_to AFTER UPDATE OF guild_id, campaign_id, created_at,
     user_id, character_id, hidden, kind, die_source, die, total, target, success, degrees, damage
     ON roll_log
 BEGIN
-    INSERT INTO roll_count_changes VALUES (NEW.id, 1);
+    INSERT INTO roll_count_changes
+    SELECT guild_id, campaign_id, day, user_id, character_id, hidden, kind,
+           die_source, die, edge, settled, success, degrees, damage, 1
+      FROM roll_count_entries WHERE id = NEW.id;
 END;
