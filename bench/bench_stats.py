@@ -17,9 +17,17 @@ SELECT from a recursive CTE. Then, through the real store:
    and max, the Python heap's peak (tracemalloc), the image's size and the process's resident
    size above its start (Pillow's buffers are not on the Python heap).
 
-`--postgresql` does 1 and 2 again on a throwaway PostgreSQL server (storage/pg_testing.py,
-fsync off). 10 million rows take several minutes to build on SQLite: pass `--rows 10000000` to
-measure that, or extrapolate from the grouped query's time per row (printed).
+4. the cost of logging one roll with the roll counts (storage/migrations/0025_roll_counts.sql)
+   and without them (the same database with the counting triggers dropped), side by side in one
+   run: rounds of `--writes` rolls on each in turn, p50 of each;
+5. /stats of spans the counts cannot serve (tonight's 12 hours, a day's span from noon), read
+   from the log.
+
+Each database is built as an old one is upgraded: the rows logged under the schema before the
+counts, then the counts' migration, which counts them (its time printed).
+
+`--postgresql` does 1, 2, 4 and 5 again on a throwaway PostgreSQL server (storage/pg_testing.py,
+fsync off). 10 million rows take many minutes to build on a shared machine.
 """
 
 from __future__ import annotations
@@ -45,8 +53,9 @@ from storage import RuleStore
 from storage.models import RollRecord
 from storage.pg_testing import throwaway_cluster
 from storage.postgres import PostgresStore
+from storage.postgres_schema import postgres_migrations, prepare_postgres
 from storage.rules_stats import StatsScope
-from storage.schema import migrate
+from storage.schema import migrate, migrations
 from storage.sqlite import SqliteStore
 from wire.chart import WIDTH, height_of, render
 from wire.stats import summarise
@@ -57,7 +66,7 @@ PLAYERS = 8
 GM = 9_999
 SPAN = timedelta(days=365)
 END = datetime(2026, 11, 30, tzinfo=UTC)
-BUILD_FORMAT = 1
+BUILD_FORMAT = 2
 
 # Row i: die 1 + 7i mod 20, modifiers i mod 9, target 8 + i mod 13; every third a defence
 # (which loses ties), then a check and an attack. `{least}`: MIN in SQLite, LEAST in PostgreSQL.
@@ -92,7 +101,7 @@ def build(path: Path, rows: int) -> float:
     conn = sqlite3.connect(partial, isolation_level=None)
     for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -262144"):
         conn.execute(f"PRAGMA {pragma}")
-    migrate(conn)
+    migrate(conn, _before_counts(migrations()))
     conn.execute("BEGIN")
     conn.execute(
         "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
@@ -104,11 +113,38 @@ def build(path: Path, rows: int) -> float:
     # The indexes stay: a campaign's rows are one run of ids, so they grow at their ends.
     step = SPAN.total_seconds() / rows
     conn.execute(FILL, {"rows": rows, "start": (END - SPAN).timestamp(), "step": step})
-    conn.executescript("ANALYZE; PRAGMA journal_mode = WAL;")  # commits first
+    conn.execute("COMMIT")
+    counting = time.perf_counter()
+    migrate(conn)
+    print(f" (the counts' migration {time.perf_counter() - counting:.1f} s)", end="", flush=True)
+    conn.executescript("ANALYZE; PRAGMA journal_mode = WAL;")
     conn.close()
     seconds = time.perf_counter() - started
     partial.rename(path)
     return seconds
+
+
+def _before_counts(versions) -> int:
+    """The schema version just before the roll counts' migration."""
+    return next(m.version for m in versions if m.name == "roll_counts") - 1
+
+
+def without_counts(path: Path) -> Path:
+    """A copy of the database at `path` that logs rolls without counting them."""
+    copy = path.with_name(path.stem + "-uncounted.db")
+    if not copy.exists():
+        source, target = sqlite3.connect(path), sqlite3.connect(copy)
+        source.backup(target)
+        source.close()
+        for trigger in COUNTING_TRIGGERS:
+            target.execute(f"DROP TRIGGER {trigger}")
+        target.commit()
+        target.close()
+    return copy
+
+
+COUNTING_TRIGGERS = ("roll_counts_add", "roll_counts_remove", "roll_counts_change_from",
+                     "roll_counts_change_to")  # fmt: skip
 
 
 def ensure(folder: Path, rows: int) -> Path:
@@ -121,7 +157,7 @@ def ensure(folder: Path, rows: int) -> Path:
 
 async def build_postgres(dsn: str, rows: int) -> float:
     started = time.perf_counter()
-    await (await PostgresStore.open(dsn)).close()  # the schema, by the store's migrations
+    await prepare_postgres(dsn, _before_counts(postgres_migrations()))
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute(
@@ -133,40 +169,65 @@ async def build_postgres(dsn: str, rows: int) -> float:
         )
         start = (END - SPAN).timestamp()
         await conn.execute(PG_FILL, rows, start, SPAN.total_seconds() / rows)
-        await conn.execute("ANALYZE roll_log")
+        counting = time.perf_counter()
+        await prepare_postgres(conn)
+        print(f"  the counts' migration {time.perf_counter() - counting:.1f} s", flush=True)
+        await conn.execute("ANALYZE")
     finally:
         await conn.close()
     return time.perf_counter() - started
 
 
-async def one_stats(store: RuleStore, gm: bool) -> tuple[float, int, bool]:
+async def build_uncounted_postgres(dsn: str) -> None:
+    """A database with the schema and the campaign but no counting: where a roll's write is
+    measured without the counts (its log short; a write's cost hardly depends on it)."""
+    await build_postgres(dsn, 1000)
+    conn = await asyncpg.connect(dsn)
+    try:
+        for trigger in ("roll_counts_add", "roll_counts_remove", "roll_counts_change"):
+            await conn.execute(f"DROP TRIGGER {trigger} ON roll_log")
+    finally:
+        await conn.close()
+
+
+async def one_stats(
+    store: RuleStore, gm: bool, scope: StatsScope | None = None
+) -> tuple[float, int, str]:
     """What /stats table:true does before it answers: ms, rolls counted, grouped or not."""
     started = time.perf_counter()
     viewer = GM if gm else 10_000_000
-    read = await store.stats_rolls(GUILD, CAMPAIGN, StatsScope(), viewer_id=viewer, gm=gm)
+    read = await store.stats_rolls(GUILD, CAMPAIGN, scope or StatsScope(), viewer_id=viewer, gm=gm)
     stats = await asyncio.to_thread(summarise, read.rolls)  # as cogs/stats.py does
     stats_fields(stats)
-    return (time.perf_counter() - started) * 1000, stats.rolls, read.grouped
+    how = (
+        "from the counts" if read.counted else "grouped in SQL" if read.grouped else "roll by roll"
+    )
+    return (time.perf_counter() - started) * 1000, stats.rolls, how
 
 
 class Roller:
     """A roll logged every 10 ms until stopped; each one's ms."""
 
+    ids = itertools.count(10**15)
+
     def __init__(self, store: RuleStore) -> None:
         self.store, self.samples = store, []
-        self.ids = itertools.count(10**15)
         self.stop = asyncio.Event()
+
+    async def one(self) -> float:
+        """Log one roll; its ms."""
+        record = RollRecord(
+            guild_id=GUILD, campaign_id=CAMPAIGN, channel_id=5000, user_id=10_000_001,
+            kind="check", inputs={}, die=11, die_source="rolled", total=18, target=15,
+            success=True, degrees=1, raw_degrees=1, interaction_id=next(self.ids),
+        )  # fmt: skip
+        started = time.perf_counter()
+        await self.store.log_roll(record)
+        return (time.perf_counter() - started) * 1000
 
     async def run(self) -> None:
         while not self.stop.is_set():
-            record = RollRecord(
-                guild_id=GUILD, campaign_id=CAMPAIGN, channel_id=5000, user_id=10_000_001,
-                kind="check", inputs={}, die=11, die_source="rolled", total=18, target=15,
-                success=True, degrees=1, raw_degrees=1, interaction_id=next(self.ids),
-            )  # fmt: skip
-            started = time.perf_counter()
-            await self.store.log_roll(record)
-            self.samples.append((time.perf_counter() - started) * 1000)
+            self.samples.append(await self.one())
             await asyncio.sleep(0.01)
 
 
@@ -180,14 +241,13 @@ def line(name: str, samples: list[float]) -> str:
 async def measure(store: RuleStore, name: str, runs: int) -> None:
     await one_stats(store, True)  # warm-up (caches, the first read of the file)
     for gm in (True, False):
-        samples, counted, grouped = [], 0, False
+        samples, counted, how = [], 0, ""
         for _ in range(runs):
-            ms, counted, grouped = await one_stats(store, gm)
+            ms, counted, how = await one_stats(store, gm)
             samples.append(ms)
-        how = "grouped in SQL" if grouped else "roll by roll"
         view = "a GM's view" if gm else "a player's view"
         print(line(f"{name}, {view} ({counted:,} rolls, {how})", samples))
-        if grouped:
+        if how == "grouped in SQL":
             per_roll = statistics.median(samples) / counted  # ms
             print(f"  {per_roll * 1000:.2f} µs a roll; at 10,000,000 rolls about "
                   f"{per_roll * 10_000:.0f} s, if it grows in proportion")  # fmt: skip
@@ -204,6 +264,36 @@ async def measure(store: RuleStore, name: str, runs: int) -> None:
     await task
     print(line(f"{name}, a roll's write, nothing beside it", idle.samples))
     print(line(f"{name}, a roll's write while /stats runs", beside.samples))
+    for label, scope in spans():
+        samples, how = [], ""
+        for _ in range(runs):
+            ms, counted, how = await one_stats(store, True, scope)
+            samples.append(ms)
+        print(line(f"{name}, {label} ({counted:,}, {how})", samples))
+
+
+def spans() -> list[tuple[str, StatsScope]]:
+    """A span of whole days the counts serve, and spans that cut a day (read from the log)."""
+    return [
+        ("the last 30 days", StatsScope(since=END - timedelta(days=30))),
+        ("the last 12 hours", StatsScope(since=END - timedelta(hours=12))),
+        ("a day from noon to noon", StatsScope(
+            since=END - timedelta(days=30, hours=12), until=END - timedelta(days=29, hours=12)
+        )),
+    ]  # fmt: skip
+
+
+async def write_cost(counted: RuleStore, uncounted: RuleStore, name: str, writes: int) -> None:
+    """A roll's write with the counts and without, in alternating rounds of `writes` each."""
+    samples: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(5):
+        for has_counts, store in ((True, counted), (False, uncounted)):
+            roller = Roller(store)
+            samples[has_counts] += [await roller.one() for _ in range(writes)]
+    with_counts, without = (statistics.median(samples[k]) for k in (True, False))
+    print(line(f"{name}, a roll's write without counts", samples[False]))
+    print(line(f"{name}, a roll's write with counts", samples[True]))
+    print(f"  with counts / without: {with_counts / without:.2f} (p50s, alternating rounds)")
 
 
 def charts(count: int) -> None:
@@ -241,7 +331,7 @@ async def _sample_rolls():
     return read.rolls
 
 
-async def on_sqlite(paths: dict[str, Path], runs: int) -> None:
+async def on_sqlite(paths: dict[str, Path], runs: int, writes: int) -> None:
     print(f"\nSQLite {sqlite3.sqlite_version}; Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs")  # fmt: skip
     print(f"{'':<52}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
@@ -251,9 +341,17 @@ async def on_sqlite(paths: dict[str, Path], runs: int) -> None:
             await measure(store, name, runs)
         finally:
             await store.close()
+    # A roll's write hardly depends on the log's length: measured on the short one.
+    name, path = next(iter(paths.items()))
+    counted, uncounted = await SqliteStore.open(path), await SqliteStore.open(without_counts(path))
+    try:
+        await write_cost(counted, uncounted, name, writes)
+    finally:
+        await counted.close()
+        await uncounted.close()
 
 
-async def on_postgres(sizes: list[int], runs: int) -> None:
+async def on_postgres(sizes: list[int], runs: int, writes: int) -> None:
     with throwaway_cluster() as cluster:
         print("\nPostgreSQL (throwaway server, fsync off)")
         print(f"{'':<52}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
@@ -264,6 +362,14 @@ async def on_postgres(sizes: list[int], runs: int) -> None:
             store = await PostgresStore.open(dsn)
             try:
                 await measure(store, f"{rows:,} rolls", runs)
+                if rows == sizes[0]:  # a write's cost hardly depends on the log's length
+                    uncounted = cluster.create_database("wire_stats_uncounted")
+                    await build_uncounted_postgres(uncounted)
+                    bare = await PostgresStore.open(uncounted)
+                    try:
+                        await write_cost(store, bare, f"{rows:,} rolls", writes)
+                    finally:
+                        await bare.close()
             finally:
                 await store.close()
 
@@ -274,20 +380,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small", type=int, default=10_000, help="rolls in the short log")
     parser.add_argument("--runs", type=int, default=5, help="/stats measured per view")
     parser.add_argument("--charts", type=int, default=30, help="charts rendered")
+    parser.add_argument("--writes", type=int, default=50, help="rolls a round of write cost")
     parser.add_argument("--keep", type=Path, help="build into (and reuse) this folder")
     parser.add_argument("--postgresql", action="store_true", help="also on PostgreSQL")
+    parser.add_argument(
+        "--no-sqlite", action="store_true", help="PostgreSQL only (with --postgresql)"
+    )
     args = parser.parse_args(argv)
     if not 1000 <= args.small < args.rows <= 50_000_000 or not 1 <= args.runs <= 100:
         parser.error("--small from 1,000, below --rows, at most 50,000,000; --runs 1 to 100")
     charts(min(max(args.charts, 1), 500))
+    if not args.no_sqlite:
+        sqlite_part(args)
+    if args.postgresql:
+        asyncio.run(on_postgres([args.small, args.rows], args.runs, args.writes))
+    return 0
+
+
+def sqlite_part(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="wire-bench-stats-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         paths = {f"{rows:,} rolls": ensure(folder, rows) for rows in (args.small, args.rows)}
-        asyncio.run(on_sqlite(paths, args.runs))
-    if args.postgresql:
-        asyncio.run(on_postgres([args.small, args.rows], args.runs))
-    return 0
+        asyncio.run(on_sqlite(paths, args.runs, args.writes))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ from storage.models import (
     PendingAttack,
     Press,
     RollState,
+    SettledAttack,
     Shot,
     StoredRoll,
     require_change,
@@ -798,7 +799,11 @@ class Combat(commands.Cog):
             degrees=Degrees(not result.attacker_won, result.degrees.raw, result.degrees.capped),
             damage=result.damage.amount,
         )
-        if not await store.settle_pending(guild_id, pending_id, RollState.DEFENDED, record):
+        attacker = result.degrees
+        settled = SettledAttack(defence_roll.total, attacker.success, attacker.capped, attacker.raw)
+        if not await store.settle_pending(
+            guild_id, pending_id, RollState.DEFENDED, record, settled
+        ):
             await self._refuse_stale(interaction, pending_id, ALREADY_RESOLVED)
             return
         health = None

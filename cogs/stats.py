@@ -13,12 +13,14 @@ import asyncio
 import io
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.sessions import pick_session, played_choices
 from cogs.utils import autocomplete as ac
 from cogs.utils.charts import chart_file
 from cogs.utils.discord_limits import EMBED_FIELD_VALUE_MAX, EMBED_TITLE_MAX
@@ -27,7 +29,8 @@ from cogs.utils.errors import UserError
 from cogs.utils.options import FreeText, Name
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.text import inert
-from storage.rules_stats import CSV_ROWS_MAX, StatsScope
+from storage.rules_sessions import Session, State
+from storage.rules_stats import CSV_ROWS_MAX, SINCE_SLACK, StatsScope
 from wire.i18n import tr
 from wire.stats import summarise
 from wire.stats_csv import rolls_csv
@@ -38,8 +41,9 @@ if TYPE_CHECKING:
     from bot import WireBot
 
 TONIGHT = timedelta(hours=12)
-""""Tonight": the last 12 hours (a session's own span waits for sessions, another issue)."""
+""""Tonight": the last 12 hours (a session's own span is span:session)."""
 DATE_MAX = 10
+PLAYED = (State.RUNNING, State.ENDED)
 CHART_NAME = "stats.png"
 
 DateText = app_commands.Transform[str, FreeText(DATE_MAX)]
@@ -75,7 +79,9 @@ class Stats(commands.Cog):
         character="A character's rolls",
         player="A player's rolls",
         table="Everyone's rolls in the campaign (default: only yours)",
-        span="Which rolls: all (default), tonight (the last 12 hours) or this channel's fight",
+        span="Which rolls: all (default), tonight (the last 12 hours), the last session or this "
+        "channel's fight",
+        session="Only the rolls of this session (one played or running)",
         since="Only rolls since this day, as year-month-day (2026-12-03)",
         csv="Attach the rolls as a CSV file, one row a roll, for a spreadsheet",
         public="Show the statistics to the channel (default: only to you)",
@@ -85,9 +91,10 @@ class Stats(commands.Cog):
             app_commands.Choice(name="all", value="all"),
             app_commands.Choice(name="tonight", value="tonight"),
             app_commands.Choice(name="fight", value="fight"),
+            app_commands.Choice(name="last session", value="session"),
         ]
     )
-    @app_commands.autocomplete(character=ac.readable_character)
+    @app_commands.autocomplete(character=ac.readable_character, session=played_choices)
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -98,18 +105,21 @@ class Stats(commands.Cog):
         since: DateText | None = None,
         csv: bool = False,
         public: bool = False,
+        session: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         # What the channel sees holds only what the channel may see, even from a GM.
         gm = roller.campaign.is_gm(roller.user_id) and not public
         asked = await self._asked(interaction, roller, character, player, table, gm)
-        scope = await self._span(roller, asked.scope, span, since)
+        scope = await self._span(roller, asked.scope, span, since, session)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         viewer = 0 if public else roller.user_id  # a public answer shows no one's hidden roll
         store = self.bot.store
         where = (roller.guild_id, roller.campaign.id, scope)
         read = await store.stats_rolls(*where, viewer_id=viewer, gm=gm)
-        stats = await asyncio.to_thread(summarise, read.rolls)  # CPU: off the event loop
+        stats = await asyncio.to_thread(  # CPU: off the event loop
+            partial(summarise, read.rolls, ordered=not read.grouped)
+        )
         title = clip(tr("Dice statistics: {who}", who=asked.who), EMBED_TITLE_MAX)
         embed = discord.Embed(title=title, colour=NEUTRAL)
         embed.description = luck_sentence(asked.who[:1].upper() + asked.who[1:], stats.luck)
@@ -155,11 +165,17 @@ class Stats(commands.Cog):
         return Asked(StatsScope(user_id=roller.user_id), inert(interaction.user.display_name))
 
     async def _span(
-        self, roller: Roller, scope: StatsScope, span: str, since: str | None
+        self, roller: Roller, scope: StatsScope, span: str, since: str | None, session: str | None
     ) -> StatsScope:
         start = parse_since(since) if since else None
-        until = channel = None
-        if span == "tonight":
+        until = channel = played = None
+        if session is not None or span == "session":
+            played = await self._session(roller, session)
+            # The session's rolls carry its id; its times only narrow the read to its rolls.
+            began = played.started_at or played.start
+            start = max(start, began) if start else began
+            until = played.ended_at + SINCE_SLACK if played.ended_at else None
+        elif span == "tonight":
             tonight = self.bot.now() - TONIGHT
             start = max(start, tonight) if start else tonight
         elif span == "fight":
@@ -176,9 +192,26 @@ class Stats(commands.Cog):
             user_id=scope.user_id,
             character_id=scope.character_id,
             channel_id=channel,
+            session_id=played.id if played else None,
             since=start,
             until=until,
         )
+
+    async def _session(self, roller: Roller, text: str | None) -> Session:
+        """The session named, else the last one played (the running one, else the last that
+        ended)."""
+        if text is not None:
+            return await pick_session(self.bot, roller, text, PLAYED)
+        found = await self.bot.store.sessions_in(roller.guild_id, roller.campaign.id, PLAYED, 1)
+        if not found:
+            raise UserError(
+                tr(
+                    "{campaign} has not played a session yet. A GM starts one with "
+                    "/session start; until then, try span:tonight.",
+                    campaign=inert(roller.campaign.name),
+                )
+            )
+        return found[0]
 
     async def _csv(
         self, where: tuple[int, int, StatsScope], viewer: int, gm: bool, embed: discord.Embed

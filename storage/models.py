@@ -236,6 +236,18 @@ class RollState(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class SettledAttack:
+    """The attacker's side of an attack its defender's roll settled: the defender's total is
+    its target, so the attack's odds and luck are known exactly (wire/stats.py)."""
+
+    target: int
+    success: bool
+    degrees: int
+    """Capped degrees, the attacker's (DoS when the attack hit)."""
+    raw_degrees: int
+
+
+@dataclass(frozen=True, slots=True)
 class RollRecord:
     """One resolved roll as it goes into the roll log.
 

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from storage.backend import BUSY, Params
 from storage.errors import InvalidValue, NotFound, StorageError
-from storage.models import PendingAction, PrunedRolls, RollRecord, RollState, Shards
+from storage.models import (
+    PendingAction,
+    PrunedRolls,
+    RollRecord,
+    RollState,
+    SettledAttack,
+    Shards,
+)
 from storage.rows import json_text, pending_from_row, roll_from_row, roll_params, utc_text
 from storage.rules_common import (
     CAMPAIGN_GONE,
@@ -260,9 +267,12 @@ class RuleRolls(_Needs):
         pending_id: int,
         outcome: RollState,
         record: RollRecord | None = None,
+        attack: SettledAttack | None = None,
     ) -> bool:
         """Claim the action, log `record` (the roll that settles it, if any) and mark the rolls
-        that waited on it `outcome`, all in one transaction; False if it was claimed already.
+        that waited on it `outcome` (with `attack`, also their result against the defender's
+        total, which gives them their odds), all in one transaction; False if it was claimed
+        already.
 
         One transaction, so a defence is never logged without its attack being settled, nor the
         other way round, and of two presses exactly one settles it.
@@ -275,6 +285,8 @@ class RuleRolls(_Needs):
             if params is not None and not await tx.fetch("insert_roll", params):
                 raise InvalidValue(LOGGED_ELSEWHERE)
             await tx.execute("settle_waiting_rolls", {**where, "state": str(outcome)})
+            if attack is not None:
+                await tx.execute("settle_waiting_attack", {**where, **_attack_params(attack)})
             return True
 
     async def expired_pending(
@@ -286,3 +298,12 @@ class RuleRolls(_Needs):
             return []
         rows = await self.backend.query(*sweep_query("expired_pending", now, limit, shards))
         return [pending_from_row(row) for row in rows]
+
+
+def _attack_params(attack: SettledAttack) -> Params:
+    return {
+        "target": attack.target,
+        "success": int(attack.success),
+        "degrees": attack.degrees,
+        "raw_degrees": attack.raw_degrees,
+    }

@@ -1,13 +1,17 @@
 """Roll statistics from the log: a part of `RuleStore` (storage/rules.py), kept in its own module.
 
-The store reads the rolls of a scope (a character, a player, the campaign, a fight, a time
-span) as `wire.stats.LoggedRoll`s for the rules core to count. A small scope comes roll by roll,
-oldest first (the luck line and the CSV need each roll); a big one comes grouped in SQL by what
-the figures depend on, a few thousand rows whatever the log's length. Privacy is in the query
-(storage/sql/stats.py): a player's view never holds a hidden roll of another, an NPC's roll or a
-GM's roll, not even as a count. A user who used /privacy forget-me has no rolls left to read.
-Every statement is scoped to the guild and the campaign. The chance of each roll is not stored:
-the log keeps its die, total and target, from which wire/stats.py computes it exactly.
+The store reads the rolls of a scope (a character, a player, the campaign, a fight, a session, a
+time span) as `wire.stats.LoggedRoll`s for the rules core to count. A scope of whole days (all
+time, since a date) comes from the roll counts the database keeps as rolls are logged
+(storage/migrations/0025_roll_counts.sql): a few thousand rows however long the log. A small
+scope comes roll by roll, oldest first (the luck line and the CSV need each roll); a span that
+cuts a day (tonight, a fight, a session) comes from the log, grouped in SQL when big. Privacy is
+in the query (storage/sql/stats.py), the same on the log and the counts: a player's view never
+holds a hidden roll of another, an NPC's roll or a GM's roll, not even as a count. A user who
+used /privacy forget-me has no rolls, and no counts, left to read. Every statement is scoped to
+the guild and the campaign. The chance of each roll is not stored: the log keeps its die, total
+and target (the counts its total less die and target), from which wire/stats.py computes it
+exactly.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from storage.backend import Params
@@ -32,6 +36,9 @@ ROWS_MAX = 5_000
 """Up to this many rolls a scope is read roll by roll (the luck line); beyond, grouped."""
 SINCE_SLACK = timedelta(hours=1)
 """How far out of time order a logged roll may be and still be found by `since`."""
+LOG_SCAN_MAX = 200_000
+"""A scope of whole days is read roll by roll (for its luck line) only while the days' log,
+which that read walks, holds at most this many rolls; beyond, from the counts."""
 CSV_ROWS_MAX = 50_000
 """The most rolls an export holds (about 4 MB of CSV, under Discord's attachment limit)."""
 
@@ -43,8 +50,22 @@ class StatsScope:
     user_id: int | None = None
     character_id: int | None = None
     channel_id: int | None = None
+    session_id: int | None = None
     since: datetime | None = None
     until: datetime | None = None
+
+    @property
+    def first_day(self) -> str | None:
+        """The first of the whole days the scope spans to the present ('*': all time), or None
+        when it cuts a day, a channel or a session out of them (then only the log can say)."""
+        if self.channel_id is not None or self.session_id is not None or self.until is not None:
+            return None
+        if self.since is None:
+            return ALL_TIME
+        since = self.since.astimezone(UTC)
+        if since != since.replace(hour=0, minute=0, second=0, microsecond=0):
+            return None
+        return since.date().isoformat()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +77,8 @@ class StatsRolls:
     """True when the rolls came grouped (each with its count), without their order."""
     cut: bool = False
     """True when a roll-by-roll read stopped at its limit (an export)."""
+    counted: bool = False
+    """True when the rolls came from the counts kept as they were logged, not from the log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +101,17 @@ def _logged(row: Sequence[Any]) -> LoggedRoll:
     damage, created, name, user_id = row[7:11]
     when = datetime.fromisoformat(created)
     return _roll(row, damage=damage, when=when, who=name or str(user_id))
+
+
+def _counted(row: Sequence[Any]) -> LoggedRoll:
+    """A COUNT_FIELDS row (storage/sql/stats.py) with its count and damage, as a roll: its total
+    the die plus the edge against a target of 0, which gives the same odds."""
+    kind, die, source, edge, settled, success, degrees, count, damage = row
+    target = 0 if settled else None
+    total = die + edge
+    return LoggedRoll(
+        kind, die, source, total, target, bool(success), degrees, int(damage), count=int(count)
+    )
 
 
 def _group(row: Sequence[Any]) -> LoggedRoll:
@@ -108,8 +142,20 @@ class RuleStats(_Needs):
         """The scope's rolls as `viewer_id` may see them (`gm`: everything): roll by roll up
         to `limit`, beyond that grouped (or, with `group` False, cut at `limit`)."""
         params = _params(guild_id, campaign_id, scope, viewer_id=viewer_id, gm=gm)
+        first_day = scope.first_day
+        if first_day is not None and group:
+            days = {**params, "first_day": first_day, "last_day": _last_day(first_day)}
+            [(count, walked)] = await self.backend.long_read("stats_counted", days)
+            if (count or 0) > limit or (walked or 0) > LOG_SCAN_MAX:
+                counted = await self.backend.long_read("stats_counted_groups", days)
+                rolls = await asyncio.to_thread(_all, counted, _counted)
+                return StatsRolls(rolls, grouped=True, counted=True)
         if scope.since is not None:
-            params["first_id"] = await self._first_id_since(guild_id, campaign_id, scope.since)
+            params["first_id"] = await self._first_id_at(guild_id, campaign_id, scope.since)
+        if scope.until is not None:
+            params["end_id"] = await self._first_id_at(
+                guild_id, campaign_id, scope.until + 2 * SINCE_SLACK
+            )
         # Both reads may scan the campaign's whole log: off the connections rolls use, and the
         # rows made records in a worker thread, so the event loop (which commits the rolls)
         # never waits on them.
@@ -121,7 +167,7 @@ class RuleStats(_Needs):
         groups = await self.backend.long_read("stats_groups", params)
         return StatsRolls(await asyncio.to_thread(_all, groups, _group), grouped=True)
 
-    async def _first_id_since(self, guild_id: int, campaign_id: int, since: datetime) -> int:
+    async def _first_id_at(self, guild_id: int, campaign_id: int, since: datetime) -> int:
         """An id at or below the campaign's first roll logged at `since` (less SINCE_SLACK),
         by binary search on the (campaign_id, id) index: some 25 point reads, where a filter
         on the time alone would read every roll of the campaign. Ids grow with the time of
@@ -174,4 +220,18 @@ def _params(
         "viewer_id": viewer_id,
         "gm": int(bool(gm)),
         "first_id": 0,
+        "end_id": NO_END,
+        "session_id": scope.session_id,
     }
+
+
+NO_END = 2**62
+"""The id bound of a scope without an end: above every id (a bound, not NULL, so that both
+ends of the range walk the index)."""
+ALL_TIME = "*"
+"""The day of the counts that count all time (storage/migrations/0025_roll_counts.sql)."""
+
+
+def _last_day(first_day: str) -> str:
+    """The last day of the counts' run that starts at `first_day`: all time's own, or any."""
+    return ALL_TIME if first_day == ALL_TIME else "9999-12-31"

@@ -29,9 +29,11 @@ log = logging.getLogger("wire.storage")
 BUSY_TIMEOUT_S = 5.0
 """How long a statement waits for another process's write lock before giving up."""
 
-SQLITE_ONLY_TABLES = frozenset({"cache_version"})
-"""Tables that only SQLite has: its read cache's counter, kept by triggers (migration 0009).
-PostgreSQL tells its processes of a change by NOTIFY instead; a copy between the two skips them."""
+SQLITE_ONLY_TABLES = frozenset({"cache_version", "roll_count_changes"})
+"""Tables that only SQLite has: its read cache's counter, kept by triggers (migration 0009), and
+the roll counts' passing changes (migration 0025_roll_counts, always empty between statements).
+PostgreSQL tells its processes of a change by NOTIFY and counts rolls by statement triggers
+instead; a copy between the two skips them."""
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

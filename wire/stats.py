@@ -254,11 +254,12 @@ def _expected(offset: int, wins_ties: bool) -> tuple[tuple[Outcome, float], ...]
     )
 
 
-def summarise(rolls: Iterable[LoggedRoll]) -> RollStats:
+def summarise(rolls: Iterable[LoggedRoll], *, ordered: bool = True) -> RollStats:
     """The statistics of `rolls`, given oldest first (the luck line follows their order).
 
     A roll with `count` > 1 stands for that many alike (storage groups a big log in SQL); the
-    luck line is drawn only when every roll comes alone, in order.
+    luck line is drawn only when every roll comes alone, in order (`ordered` False: rolls that
+    came grouped, even if each group holds one, have no order to draw).
     """
     by_kind: Counter[str] = Counter()
     degrees: Counter[Outcome] = Counter()
@@ -313,7 +314,7 @@ def summarise(rolls: Iterable[LoggedRoll]) -> RollStats:
         damage_taken=taken,
         take10s=take10s,
         luck=evening_luck(keys),
-        luck_over_time=() if grouped else tuple(running),
+        luck_over_time=tuple(running) if ordered and not grouped else (),
     )
 
 

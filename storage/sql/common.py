@@ -309,6 +309,12 @@ RETURNING id
         "WHERE id = :pending_id AND guild_id = :guild_id RETURNING id",
         "settle_waiting_rolls": "UPDATE roll_log SET state = :state "
         "WHERE pending_id = :pending_id AND guild_id = :guild_id AND state = 'waiting'",
+        # An attack its defender's roll settled: the defender's total becomes its target, with
+        # the attacker's result against it (the rolls just marked settled by the line above).
+        "settle_waiting_attack": "UPDATE roll_log SET target = :target, success = :success, "
+        "degrees = :degrees, raw_degrees = :raw_degrees "
+        "WHERE pending_id = :pending_id AND guild_id = :guild_id AND target IS NULL "
+        "AND kind = 'attack'",
         "expired_pending": pending
         + " WHERE expires_at <= :now ORDER BY expires_at, id LIMIT :limit",
         # Discord's shard of a guild: (guild_id >> 22) % shard_count.

@@ -14,22 +14,42 @@ from __future__ import annotations
 STATS_FIELDS = "r.kind, r.die, r.die_source, r.total, r.target, r.success, r.degrees"
 """What a roll's figures depend on; the grouped query groups by exactly these."""
 
-_FILTER = """
-  FROM roll_log AS r {on_index}
- WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
-   AND r.id >= CAST(:first_id AS BIGINT)
+_WHO = """
    AND (CAST(:user_id AS BIGINT) IS NULL OR r.user_id = CAST(:user_id AS BIGINT))
    AND (CAST(:character_id AS BIGINT) IS NULL OR r.character_id = CAST(:character_id AS BIGINT))
-   AND (CAST(:channel_id AS BIGINT) IS NULL OR r.channel_id = CAST(:channel_id AS BIGINT))
-   AND (CAST(:since AS TEXT) IS NULL OR r.created_at >= CAST(:since AS TEXT))
-   AND (CAST(:until AS TEXT) IS NULL OR r.created_at < CAST(:until AS TEXT))
    AND (CAST(:gm AS INTEGER) = 1 OR (
         (r.hidden = 0 OR r.user_id = CAST(:viewer_id AS BIGINT))
         AND (r.character_id IN (SELECT ch.id FROM characters AS ch
                                  WHERE ch.campaign_id = :campaign_id AND ch.is_npc = 0)
-             OR (r.character_id IS NULL
+             OR (r.character_id {no_character}
                  AND r.user_id NOT IN (SELECT g.user_id FROM campaign_gms AS g
                                         WHERE g.campaign_id = :campaign_id)))))"""
+"""Whose rolls, and privacy: the same for the log and its counts (storage/migrations/
+0025_roll_counts.sql), where a roll without a character counts under character 0."""
+
+_FILTER = """
+  FROM roll_log AS r {on_index}
+ WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
+   AND r.id >= CAST(:first_id AS BIGINT)
+   AND r.id < CAST(:end_id AS BIGINT)
+   AND (CAST(:channel_id AS BIGINT) IS NULL OR r.channel_id = CAST(:channel_id AS BIGINT))
+   AND (CAST(:session_id AS BIGINT) IS NULL OR r.session_id = CAST(:session_id AS BIGINT))
+   AND (CAST(:since AS TEXT) IS NULL OR r.created_at >= CAST(:since AS TEXT))
+   AND (CAST(:until AS TEXT) IS NULL OR r.created_at < CAST(:until AS TEXT))""" + _WHO.replace(
+    "{no_character}", "IS NULL"
+)
+
+_DAYS = """
+  FROM roll_counts AS r
+ WHERE r.campaign_id = :campaign_id AND r.guild_id = :guild_id
+   AND r.day >= CAST(:first_day AS TEXT) AND r.day <= CAST(:last_day AS TEXT)"""
+"""The counts of a run of whole days, or all time's (from '*' to '*'; '*' sorts before every
+digit, so a run of days never meets it)."""
+_COUNTED_WHO = _WHO.replace("{no_character}", "= 0")
+
+COUNT_FIELDS = "r.kind, r.die, r.die_source, r.edge, r.settled, r.success, r.degrees"
+"""What a count's figures depend on (the die as 1, 20, another face or none; the total less
+the die and the target): the counted query groups by exactly these."""
 
 _IN_CAMPAIGN = "FROM roll_log {on_index} WHERE campaign_id = :campaign_id AND guild_id = :guild_id"
 
@@ -50,6 +70,13 @@ def statements(on_index: str = "") -> dict[str, str]:
         # however long the log.
         "stats_groups": f"SELECT {STATS_FIELDS}, count(*), sum(r.damage){scoped} "
         f"GROUP BY {STATS_FIELDS}",
+        # From the counts: how many rolls the scope holds, and the whole campaign's (the
+        # GMs' view); a few thousand rows however long the log.
+        "stats_counted": f"SELECT sum(CASE WHEN 1 = 1 {_COUNTED_WHO} THEN r.rolls ELSE 0 END), "
+        f"sum(r.rolls){_DAYS}",
+        # The scope's rolls from the counts, grouped as `stats_groups` groups the log's.
+        "stats_counted_groups": f"SELECT {COUNT_FIELDS}, sum(r.rolls), sum(r.damage)"
+        f"{_DAYS}{_COUNTED_WHO} GROUP BY {COUNT_FIELDS}",
         # The first roll of the campaign at or after an id, with its time: a step of the binary
         # search that turns "since" into a range of ids on the (campaign_id, id) index.
         "stats_roll_at": f"SELECT id, created_at {campaign} AND id >= :id "

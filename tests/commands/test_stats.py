@@ -13,6 +13,7 @@ from PIL import Image
 import cogs.utils.charts as charts
 from cogs.utils.odds_chart import odds_picture
 from tests.commands.conftest import embed_of, field
+from tests.commands.test_combat import make_jaime, make_ser_carol
 from wire import i18n
 from wire.chart import BAD, GOOD, WIDTH, bar_boxes, height_of
 from wire.degrees import degrees_of
@@ -217,3 +218,49 @@ async def test_odds_come_as_a_picture_with_the_text_kept(world):
 
 def _value(bar):
     return bar.value
+
+
+async def test_the_rolls_of_the_last_session_or_a_given_one(world):
+    ch = world.channel
+    refused = await world.bob.slash(ch, "stats", span="session")
+    assert refused.response.ephemeral and "has not played a session yet" in refused.response.content
+    plan = {"date": "2027-01-05", "time": "19:30"}
+    await world.alice.slash(ch, "session plan", title="Warrens", **plan)
+    await evening(world, world.bob, (2,))  # before the session: not counted
+    await world.alice.slash(ch, "session start")
+    await evening(world, world.bob, (19, 4))
+    await evening(world, world.bob, (9,), private=True)
+    running = embed_of(await world.bob.slash(ch, "stats", span="session"))
+    assert field(running, "Rolls") == "3: 3 checks"  # the running session, their own hidden one
+    await world.alice.slash(ch, "session end")
+    await evening(world, world.bob, (7,))  # after it: not counted
+    await world.alice.slash(ch, "session plan", title="Tunnels", date="2027-01-12", time="19:30")
+    await world.alice.slash(ch, "session start")
+    await evening(world, world.bob, (11,))
+    last = embed_of(await world.bob.slash(ch, "stats", span="session", table=True))
+    assert field(last, "Rolls") == "1: 1 check"
+    given = embed_of(await world.carol.slash(ch, "stats", session="Warrens", table=True))
+    assert field(given, "Rolls") == "2: 2 checks"  # Bob's hidden roll is not Carol's to count
+    unknown = await world.bob.slash(ch, "stats", session="Nope")
+    assert unknown.response.ephemeral and "No session" in unknown.response.content
+
+
+async def test_an_attack_settled_by_the_defence_buttons_has_its_luck(world):
+    # Jaime's 15 + 8 = 23 waits for Ser Carol's defence; her Block 12 + 6 = 18 settles it: the
+    # attack's odds are those of d20 + 8 against 18 (the attacker wins ties), its result 2 DoS.
+    await make_jaime(world)
+    await make_ser_carol(world)
+    world.dice.push(15)
+    attack = await world.bob.slash(world.channel, "attack", weapon="Long sword", target="Ser Carol")
+    waiting = embed_of(await world.bob.slash(world.channel, "stats"))
+    assert waiting["description"] == luck_sentence("Bob", None)  # no luck while it waits
+    world.dice.push(12)
+    await world.carol.click(attack.response, label="Block")
+    embed = embed_of(await world.bob.slash(world.channel, "stats"))
+    expected = summarise([LoggedRoll("attack", 15, "rolled", 23, 18, True, 2)])
+    assert expected.luck is not None
+    assert embed["description"] == luck_sentence("Bob", expected.luck)
+    assert field(embed, "Successes / failures") == "1 / 0"
+    carol = embed_of(await world.carol.slash(world.channel, "stats"))
+    defence = summarise([LoggedRoll("defend", 12, "rolled", 18, 23, False, 2)])
+    assert carol["description"] == luck_sentence("Carol", defence.luck)

@@ -1,0 +1,260 @@
+"""The roll counts /stats reads at scale (storage/migrations/0025_roll_counts.sql) stay equal to
+a recount of the log after any sequence of rolls, forgets, retention passes and a campaign's
+deletion, on both backends; and statistics read from them equal those read roll by roll.
+
+The sequences are random but seeded (each seed one sequence, the same on every run); the
+recount is written here in plain SQL, apart from the migration's own definition of a count.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import asyncpg
+import pytest
+
+from storage import schema
+from storage.models import RollState, SettledAttack
+from storage.postgres import PostgresStore
+from storage.postgres_schema import postgres_migrations, prepare_postgres
+from storage.rules_stats import StatsScope
+from storage.schema import migrations, prepare_database
+from storage.sql.postgres import positional
+from storage.sqlite import SqliteStore
+from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
+from wire.degrees import degrees_of
+from wire.stats import summarise
+
+START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
+USERS = (PLAYER, OTHER_PLAYER, GM)
+KINDS = ("check", "attack", "defend", "contest", "roll")
+SOURCES = ("rolled", "rolled", "table", "take10", "expression")
+KEY = "campaign_id, day, user_id, character_id, hidden, kind, die_source, die, edge, settled, "
+KEY += "success, degrees"
+_ENTRIES = """
+SELECT campaign_id, {day} AS day, user_id, coalesce(character_id, 0) AS character_id, hidden,
+       kind, die_source,
+       CASE WHEN die = 1 THEN 1 WHEN die = 20 THEN 20 WHEN die > 1 AND die < 20 THEN 2 ELSE 0 END
+           AS die,
+       CASE WHEN target IS NULL THEN 0 ELSE total - die - target END AS edge,
+       CASE WHEN target IS NULL THEN 0 ELSE 1 END AS settled, success, degrees,
+       CASE WHEN damage IS NULL THEN 0 ELSE damage END AS damage
+  FROM roll_log"""
+RECOUNT = f"""
+SELECT {KEY}, count(*), sum(damage)
+  FROM ({_ENTRIES.format(day="substr(created_at, 1, 10)")}
+        UNION ALL {_ENTRIES.format(day="'*'")}) AS e
+ GROUP BY {KEY} ORDER BY {KEY}"""
+COUNTS = f"SELECT {KEY}, rolls, damage FROM roll_counts ORDER BY {KEY}"
+
+
+def _statement(store, name: str, sql: str) -> None:
+    """A statement of this test's own on the store's backend."""
+    store.backend.sql[name] = positional(sql) if isinstance(store, PostgresStore) else sql
+
+
+async def _same(store) -> None:
+    counted = await store.backend.query("test_counts")
+    recounted = await store.backend.query("test_recount")
+    assert [tuple(map(_plain, row)) for row in counted] == [
+        tuple(map(_plain, row)) for row in recounted
+    ]
+
+
+def _plain(value):
+    return value if isinstance(value, str) else int(value)
+
+
+def _random_roll(rng: random.Random, campaign, characters):
+    die = rng.choice((rng.randint(1, 20), 1, 20, 0, 10))
+    modifiers = rng.randint(-3, 12)
+    target = rng.choice((None, rng.randint(5, 25)))
+    total = die + modifiers
+    success = target is not None and total >= target
+    degrees = 0 if target is None else min(abs(total - target) // 2, 5)
+    return roll_record(
+        campaign,
+        user_id=rng.choice(USERS),
+        character=rng.choice(characters),
+        kind=rng.choice(KINDS),
+        die=die,
+        die_source=rng.choice(SOURCES),
+        total=total,
+        target=target,
+        success=success,
+        degrees=degrees,
+        damage=rng.choice((None, rng.randint(0, 9))),
+        hidden=rng.random() < 0.2,
+        created_at=START + timedelta(minutes=rng.randint(0, 4 * 24 * 60)),
+    )
+
+
+async def _settled_attack(store, rng: random.Random, campaign, characters) -> None:
+    """An attack waiting for its defence (no target), then settled by a defence roll (its
+    target and result written then) or left to expire."""
+    pending = await store.create_pending(
+        GUILD, campaign.id, "attack", {}, START + timedelta(days=30)
+    )
+    waiting = _random_roll(rng, campaign, characters)
+    waiting = replace(
+        waiting, kind="attack", target=None, state=RollState.WAITING, pending_id=pending.id
+    )
+    await store.log_roll(waiting)
+    if rng.random() < 0.3:
+        await store.settle_pending(GUILD, pending.id, RollState.EXPIRED)
+        return
+    defence = replace(_random_roll(rng, campaign, characters), kind="defend")
+    target = defence.total
+    attacker = degrees_of(waiting.total, target)
+    settled = SettledAttack(target, attacker.success, attacker.capped, attacker.raw)
+    await store.settle_pending(GUILD, pending.id, RollState.DEFENDED, defence, settled)
+
+
+def _figures(stats):
+    luck = stats.luck
+    return (
+        stats.rolls,
+        stats.by_kind,
+        stats.successes,
+        stats.failures,
+        stats.degrees,
+        stats.natural_1s,
+        stats.natural_20s,
+        stats.damage_dealt,
+        stats.damage_taken,
+        stats.take10s,
+        None if luck is None else (luck.rolls, round(luck.mean, 12), round(luck.better_than, 9)),
+    )
+
+
+async def _stats_agree(store, campaign_id: int, scope: StatsScope, viewer: int, gm: bool):
+    """The counts' answer (limit 0: never roll by roll) equals the log's, roll by roll."""
+    counted = await store.stats_rolls(GUILD, campaign_id, scope, viewer_id=viewer, gm=gm, limit=0)
+    logged = await store.stats_rolls(
+        GUILD, campaign_id, scope, viewer_id=viewer, gm=gm, limit=10_000, group=False
+    )
+    assert counted.grouped or not logged.rolls
+    assert _figures(summarise(counted.rolls, ordered=False)) == _figures(summarise(logged.rolls))
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_counts_equal_a_recount_after_any_sequence(
+    store, make_campaign, make_character, seed: int
+) -> None:
+    rng = random.Random(seed)
+    _statement(store, "test_counts", COUNTS)
+    _statement(store, "test_recount", RECOUNT)
+    campaigns = [await make_campaign(), await make_campaign()]
+    characters = {}
+    for campaign in campaigns:
+        ash = await make_character(campaign, "Ash")
+        goblin = await make_character(campaign, "Goblin", npc=True)
+        characters[campaign.id] = (ash, goblin, None)
+    for step in range(60):
+        campaign = rng.choice(campaigns)
+        action = rng.random()
+        if action < 0.7:
+            await store.log_roll(_random_roll(rng, campaign, characters[campaign.id]))
+        elif action < 0.8:
+            await _settled_attack(store, rng, campaign, characters[campaign.id])
+        elif action < 0.85:
+            await store.delete_user_data(rng.choice(USERS))
+        else:
+            before = START + timedelta(minutes=rng.randint(0, 3 * 24 * 60))
+            await store.delete_old_rolls(before, batch=rng.randint(1, 10))
+        if step % 10 == 9:
+            await _same(store)
+    await _same(store)
+    for campaign in campaigns:
+        for viewer, gm in ((GM, True), (PLAYER, False), (OTHER_PLAYER, False)):
+            ash = characters[campaign.id][0]
+            for scope in (
+                StatsScope(),
+                StatsScope(user_id=PLAYER),
+                StatsScope(character_id=ash.id),
+                StatsScope(since=START + timedelta(days=2)),
+            ):
+                await _stats_agree(store, campaign.id, scope, viewer, gm)
+    # A campaign deleted (its rolls by the cascade): its counts go with it.
+    _statement(store, "test_delete_campaign", "DELETE FROM campaigns WHERE id = :campaign_id")
+    await store.backend.query("test_delete_campaign", {"campaign_id": campaigns[0].id}, write=True)
+    await _same(store)
+
+
+# ---- the migration counts the rolls logged before it
+
+_OLD_ROLLS = [
+    # user, character, kind, die, source, total, target, success, degrees, damage, hidden, when
+    (PLAYER, None, "check", 20, "rolled", 25, 15, 1, 5, None, 0, "2026-11-28T10:00:00Z"),
+    (PLAYER, None, "check", 20, "rolled", 25, 15, 1, 5, None, 0, "2026-11-28T11:00:00Z"),
+    (PLAYER, 7, "attack", 1, "rolled", 6, None, 0, 0, 4, 1, "2026-11-29T10:00:00Z"),
+    (GM, 8, "defend", 10, "take10", 14, 12, 1, 1, 3, 0, "2026-11-30T10:00:00Z"),
+]
+_OLD_COLUMNS = (
+    "guild_id, campaign_id, channel_id, user_id, character_id, kind, die, die_source, total, "
+    "target, success, degrees, raw_degrees, damage, hidden, created_at"
+)
+
+
+def _old_rows():
+    """Each old roll's values in _OLD_COLUMNS' order (raw degrees as the degrees)."""
+    for user, character, kind, die, source, total, target, ok, deg, dmg, hidden, when in _OLD_ROLLS:
+        yield (GUILD, 1, 5, user, character, kind, die, source, total, target, ok, deg, deg, dmg,
+               hidden, when)  # fmt: skip
+
+
+def _counts_version(versions) -> int:
+    return next(m.version for m in versions if m.name == "roll_counts")
+
+
+async def test_the_migration_counts_the_rolls_before_it_on_sqlite(tmp_path) -> None:
+    path = tmp_path / "old.db"
+    prepare_database(path, target=_counts_version(migrations()) - 1)
+    conn = schema.connect(path)
+    conn.execute("BEGIN")
+    conn.execute(
+        "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
+        "VALUES (1, ?, 'Saga', 'saga', 1)",
+        (GUILD,),
+    )
+    for values in _old_rows():
+        conn.execute(
+            f"INSERT INTO roll_log ({_OLD_COLUMNS}) VALUES ({', '.join('?' * 16)})", values
+        )
+    conn.execute("COMMIT")
+    conn.close()
+    store = await SqliteStore.open(path)
+    try:
+        _statement(store, "test_counts", COUNTS)
+        _statement(store, "test_recount", RECOUNT)
+        await _same(store)
+        counted = await store.backend.query("test_counts")
+        assert len(counted) == 6  # three alike keys a day and all time: the two 20s as one
+    finally:
+        await store.close()
+
+
+async def test_the_migration_counts_the_rolls_before_it_on_postgresql(
+    postgres_empty_database: str,
+) -> None:
+    await prepare_postgres(
+        postgres_empty_database, target=_counts_version(postgres_migrations()) - 1
+    )
+    conn = await asyncpg.connect(postgres_empty_database)
+    try:
+        await conn.execute(
+            "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
+            "VALUES (1, $1, 'Saga', 'saga', 1)",
+            GUILD,
+        )
+        places = ", ".join(f"${n}" for n in range(1, 17))
+        for values in _old_rows():
+            await conn.execute(f"INSERT INTO roll_log ({_OLD_COLUMNS}) VALUES ({places})", *values)
+        await prepare_postgres(conn)
+        counted = [tuple(r) for r in await conn.fetch(COUNTS)]
+        recounted = [tuple(r) for r in await conn.fetch(RECOUNT)]
+        assert counted == recounted and len(counted) == 6
+    finally:
+        await conn.close()
