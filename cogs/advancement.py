@@ -1,11 +1,11 @@
 """Character points at the table: the GMs price and award, the players spend, the ledger shows.
 
-`/cp ...` holds the GMs' settings, awards, the ledger and its undo; `/character improve` and
-`/character cost` join the Characters cog's group (added when this cog loads), so a player finds
-them beside the sheet. An improvement shows its price and waits for the player's confirm; with
-approval on it then waits for a GM, whose Approve / Refuse buttons are DynamicItems naming the
-request, so they work after a restart. The store does the arithmetic's bookkeeping in one
-transaction (storage/rules_advancement.py); the prices are the rules core's (wire/advancement).
+`/cp ...` holds the GMs' settings, awards, the ledger and its undo; `/character improve`, `cost`
+and `species` are declared here (`SheetPricing`) and mixed into the Characters cog's group, so
+a player finds them beside the sheet. An improvement shows its price and waits for the
+player's confirm; with approval on it then waits for a GM, whose Approve / Refuse buttons are
+DynamicItems naming the request, so they work after a restart. The store does the bookkeeping in
+one transaction (storage/rules_advancement.py); the prices are the rules core's (wire/advancement).
 """
 
 from __future__ import annotations
@@ -35,10 +35,9 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
-from cogs.utils.line_form import line_form
+from cogs.utils.line_form import line_form, submitted
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
-from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
 from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
@@ -1029,7 +1028,54 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         )
 
 
-# ---- /character improve and /character cost (commands of the Characters cog) ----------------
+# ---- /character improve, cost and species: declared here, mixed into the Characters cog ------
+class SheetPricing:
+    """The /character commands about what a sheet costs in CP, declared beside their bodies.
+
+    A mixin, as Red composes a cog: the Characters cog (`/character`) inherits it, so the
+    commands sit in the player's /character group while their code stays with the CP's."""
+
+    bot: WireBot
+
+    @app_commands.command(name="improve", description="Spend CP: raise a skill (shows the price)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        skill="The skill (or attribute) to raise; a new skill starts at 1",
+        to="The level to reach (default: one more)",
+        character="The character (default: your active one)",
+        attribute="Raise an attribute instead (only if the table priced them)",
+    )
+    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
+    async def improve(
+        self,
+        interaction: discord.Interaction,
+        skill: Name,
+        to: app_commands.Range[int, -10, 30] | None = None,
+        character: Name | None = None,
+        attribute: bool = False,
+    ) -> None:
+        await improve_command(self.bot, interaction, skill, to, character, attribute)
+
+    @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.readable_character)
+    async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        await cost_command(self.bot, interaction, character)
+
+    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        species="The species (the table's list prices it); none: no species",
+        character="The character (default: your active one)",
+    )
+    @app_commands.autocomplete(species=species_names, character=ac.my_character)
+    async def species(
+        self, interaction: discord.Interaction, species: Name, character: Name | None = None
+    ) -> None:
+        await species_command(self.bot, interaction, species, character)
+
+
 async def improve_command(
     bot: WireBot,
     interaction: discord.Interaction,

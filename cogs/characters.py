@@ -18,29 +18,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.advancement import (
+    SheetPricing,
     add_worth_field,
-    cost_command,
-    improvable_skills,
     improve_command,
     raise_as_improvement,
-    species_command,
-    species_names,
 )
 from cogs.gear import add_load_field
-from cogs.utils import autocomplete as ac
-from cogs.utils.confirm import Confirm
-from cogs.utils.discord_limits import (
-    CONTENT_MAX,
-    EMBED_DESCRIPTION_MAX,
-    EMBED_FIELD_VALUE_MAX,
-    EMBED_TITLE_MAX,
-)
-from cogs.utils.embeds import NEUTRAL
-from cogs.utils.errors import UserError
-from cogs.utils.options import Base, Name, Notes, SheetText
-from cogs.utils.quick_actions import PanelButton
-from cogs.utils.rolling import Roller, actor_of, load_roller
-from cogs.utils.sheet_edit import (
+from cogs.incharacter import SheetPortrait
+from cogs.quickplay.panel import PanelButton
+from cogs.sheet import active_marks, sheet_embed, sheet_health
+from cogs.sheet_edit import (
     FORM_ID,
     EditButton,
     RetryForm,
@@ -50,14 +37,25 @@ from cogs.utils.sheet_edit import (
     sheet_form,
     sheet_view,
 )
+from cogs.utils import autocomplete as ac
+from cogs.utils.confirm import Confirm
+from cogs.utils.discord_limits import (
+    CONTENT_MAX,
+    EMBED_DESCRIPTION_MAX,
+    EMBED_TITLE_MAX,
+)
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.errors import UserError
+from cogs.utils.options import Base, Name, Notes, SheetText
+from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text, refresh_for_sheet
+from cogs.utils.tracker import refresh_for_sheet
 from cogs.utils.tree import storage_message
 from storage.errors import LedgerHolds, StorageError
 from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
 from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
-from wire.health import DamageKind, Pool
+from wire.health import DamageKind
 from wire.i18n import N_, tr, trc, trn
 from wire.limits import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
 from wire.sheet import Character, Weapon, weapon_gaps
@@ -84,40 +82,6 @@ PROBLEMS_SHOWN = 15
 """Problems of a sheet text listed one a line; more are counted (the first ones are to fix)."""
 
 
-def _table(values: dict[str, int]) -> str:
-    if not values:
-        return tr("none")
-    lines = [
-        f"{inert(name)} **{value}**"
-        for name, value in sorted(values.items(), key=lambda i: i[0].casefold())
-    ]
-    text = ", ".join(lines)
-    return clip(text, EMBED_FIELD_VALUE_MAX)
-
-
-def _weapons(character: Character) -> str:
-    if not character.weapons:
-        return tr("none")
-    gaps = weapon_gaps(character)
-    lines = []
-    for w in character.weapons:
-        line = tr(
-            "**{name}**: base {base}, {attribute} + {skill}",
-            name=inert(w.name),
-            base=w.base,
-            attribute=inert(w.attribute),
-            skill=inert(w.skill),
-        ) + ("" if w.damage_kind is DamageKind.LETHAL else f", {tr(w.kind)}")
-        missing = [stat for weapon, stat in gaps if weapon is w]
-        if missing:
-            line += " ⚠ " + tr(
-                "not on the sheet: {stats} (counts 0)",
-                stats=", ".join(inert(stat) for stat in missing),
-            )
-        lines.append(line)
-    return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
-
-
 def gap_warning(character: Character, before: Character | None = None) -> str:
     """A warning for each weapon stat the sheet lacks (only those `before` did not lack), or ""."""
     old = {(w.name, stat) for w, stat in weapon_gaps(before)} if before else set()
@@ -134,58 +98,6 @@ def gap_warning(character: Character, before: Character | None = None) -> str:
         if (weapon.name, stat) not in old
     ]
     return "\n".join(lines)
-
-
-def active_marks() -> tuple[str, ...]:
-    """The " (active)" on a sheet's title in every language: the sheet an Edit form was opened
-    from was drawn in its poster's language, not necessarily the editor's."""
-    with_each = []
-    for lang in i18n.LANGUAGES:
-        with i18n.speaking(lang):
-            with_each.append(" " + tr("(active)"))
-    return tuple(with_each)
-
-
-def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
-    kind = (
-        tr("NPC")
-        if character.is_npc
-        else tr("player character of {owner}", owner=f"<@{character.owner_id}>")
-    )
-    embed = discord.Embed(
-        title=clip(
-            inert(character.name) + (" " + tr("(active)") if active else ""), EMBED_TITLE_MAX
-        ),
-        description=kind,
-        colour=NEUTRAL,
-    )
-    if character.portrait:
-        embed.set_thumbnail(url=character.portrait)
-    embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
-    embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
-    embed.add_field(name=tr("Weapons"), value=_weapons(character), inline=False)
-    embed.add_field(
-        name=tr("Shield"), value=tr("yes (can block)") if character.shield else tr("no")
-    )
-    embed.add_field(name=tr("Health"), value=sheet_health(character))
-    if character.notes:
-        embed.add_field(
-            name=tr("Notes"),
-            value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX),
-            inline=False,
-        )
-    return embed
-
-
-def sheet_health(character: Character) -> str:
-    """The pools with where the maximum comes from, and the armour a table set."""
-    health = character.health()
-    hp_from = tr("set") if character.hp_max is not None else tr("20 + Constitution + Resolve")
-    parts = [f"{pool_text(health, Pool.HP)} ({hp_from})", pool_text(health, Pool.THP)]
-    if health.wp_max:
-        parts.append(pool_text(health, Pool.WP))
-    parts.append(tr("armour {armour}", armour=character.armour))
-    return " · ".join(parts)
 
 
 def created_line(character: Character, campaign: str) -> str:
@@ -370,7 +282,7 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
 
 
-class Characters(commands.GroupCog, group_name="character"):
+class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="character"):
     """Character sheets: create, show, list, set, remove, delete, use, export, import."""
 
     def __init__(self, bot: WireBot) -> None:
@@ -811,45 +723,6 @@ class Characters(commands.GroupCog, group_name="character"):
             file=discord.File(io.BytesIO(raw), filename=f"{filename}.json"),
             ephemeral=True,
         )
-
-    # ---- character points (cogs/advancement.py does the work) ----------------------------
-    @app_commands.command(name="improve", description="Spend CP: raise a skill (shows the price)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        skill="The skill (or attribute) to raise; a new skill starts at 1",
-        to="The level to reach (default: one more)",
-        character="The character (default: your active one)",
-        attribute="Raise an attribute instead (only if the table priced them)",
-    )
-    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
-    async def improve(
-        self,
-        interaction: discord.Interaction,
-        skill: Name,
-        to: app_commands.Range[int, -10, 30] | None = None,
-        character: Name | None = None,
-        attribute: bool = False,
-    ) -> None:
-        await improve_command(self.bot, interaction, skill, to, character, attribute)
-
-    @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
-    @app_commands.guild_only()
-    @app_commands.describe(character="The character (default: your active one)")
-    @app_commands.autocomplete(character=ac.readable_character)
-    async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
-        await cost_command(self.bot, interaction, character)
-
-    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        species="The species (the table's list prices it); none: no species",
-        character="The character (default: your active one)",
-    )
-    @app_commands.autocomplete(species=species_names, character=ac.my_character)
-    async def species(
-        self, interaction: discord.Interaction, species: Name, character: Name | None = None
-    ) -> None:
-        await species_command(self.bot, interaction, species, character)
 
     @app_commands.command(name="import", description="Import characters from an exported JSON file")
     @app_commands.guild_only()

@@ -29,8 +29,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.counters import spend_ammunition, tell_ammunition
+from cogs.quickplay.panel import offer_opponents
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import CLAIM_KEY, is_replay
 from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
@@ -49,7 +49,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.quick_actions import offer_opponents
+from cogs.utils.replay import CLAIM_KEY, is_replay
 from cogs.utils.rolling import (
     Roller,
     actor_of,

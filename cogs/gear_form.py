@@ -16,8 +16,8 @@ import discord
 
 from cogs.advancement import GuildPress
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import MODAL_TITLE_MAX, submitted
 from cogs.utils.rolling import actor_of
-from cogs.utils.sheet_edit import MODAL_TITLE_MAX, submitted
 from cogs.utils.text import inert
 from wire.gear_text import GEAR_TEXT_MAX, items_text, parse_items
 from wire.i18n import tr, trc

@@ -20,9 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.sheet_edit import TEXT_ID, form_values
 from cogs.utils import autocomplete as ac
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import MODAL_TITLE_MAX
 from cogs.utils.options import FreeText, Name
 from cogs.utils.rolling import (
     NO_ACTIVE,
@@ -32,7 +34,6 @@ from cogs.utils.rolling import (
     load_roller,
     npc_sheet,
 )
-from cogs.utils.sheet_edit import MODAL_TITLE_MAX, TEXT_ID, form_values
 from cogs.utils.text import inert
 from cogs.utils.voices import (
     Posted,
@@ -73,7 +74,7 @@ SAY_DESCRIPTIONS = {
 
 
 class InCharacter(commands.Cog):
-    """/say, /me, /character portrait and the posts' context menus."""
+    """/say, /me and the posts' context menus (/character portrait: `SheetPortrait` below)."""
 
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -90,17 +91,11 @@ class InCharacter(commands.Cog):
         for menu in self.menus:
             self.bot.tree.add_command(menu)
         self.bot.add_form(EDIT_FORM_ID, self.on_edit_form)
-        character = self.bot.tree.get_command("character")
-        if isinstance(character, app_commands.Group):
-            character.add_command(portrait)
 
     async def cog_unload(self) -> None:
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
         self.bot.remove_form(EDIT_FORM_ID)
-        character = self.bot.tree.get_command("character")
-        if isinstance(character, app_commands.Group):
-            character.remove_command(portrait.name)
 
     # ---- speaking --------------------------------------------------------------------------
     @app_commands.command(name="say", description="Say something as your character")
@@ -386,43 +381,49 @@ def words_of(message: discord.Message, post: CharacterPost) -> str:
     return shown
 
 
-@app_commands.command(name="portrait", description="Set or remove a character's portrait")
-@app_commands.guild_only()
-@app_commands.describe(
-    url="An https link to the image (World Anvil or any image host)",
-    name="The character (default: your active one)",
-    remove="Remove the portrait",
-)
-@app_commands.autocomplete(name=ac.my_character)
-async def portrait(
-    interaction: discord.Interaction,
-    url: Link | None = None,
-    name: Name | None = None,
-    remove: bool = False,
-) -> None:
-    """On the /character group (cogs/characters.py): the portrait is part of the sheet."""
-    bot: WireBot = interaction.client  # type: ignore[assignment]
-    if (url is None) == (not remove):
-        raise UserError(tr("Give a link with url:, or remove:true to remove the portrait."))
-    roller = await load_roller(bot, interaction)
-    target = name or roller.sheet().name
-    character, checked = await bot.store.set_portrait(
-        roller.guild_id, roller.campaign.id, roller.user_id, target, None if remove else url
+class SheetPortrait:
+    """/character portrait, declared beside the posts that show the picture: a mixin the
+    Characters cog inherits (as Red composes a cog), since the portrait is part of the sheet."""
+
+    bot: WireBot
+
+    @app_commands.command(name="portrait", description="Set or remove a character's portrait")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        url="An https link to the image (World Anvil or any image host)",
+        name="The character (default: your active one)",
+        remove="Remove the portrait",
     )
-    if checked is None:
-        reply = tr("Removed {name}'s portrait.", name=inert(character.name))
-    else:
-        reply = tr(
-            "{name}'s portrait is set: it shows on the sheet, the rolls, the fight tracker "
-            "and `/say`.",
-            name=inert(character.name),
+    @app_commands.autocomplete(name=ac.my_character)
+    async def portrait(
+        self,
+        interaction: discord.Interaction,
+        url: Link | None = None,
+        name: Name | None = None,
+        remove: bool = False,
+    ) -> None:
+        bot = self.bot
+        if (url is None) == (not remove):
+            raise UserError(tr("Give a link with url:, or remove:true to remove the portrait."))
+        roller = await load_roller(bot, interaction)
+        target = name or roller.sheet().name
+        character, checked = await bot.store.set_portrait(
+            roller.guild_id, roller.campaign.id, roller.user_id, target, None if remove else url
         )
-        if checked.expires:
-            reply += "\n⚠️ " + tr(EXPIRES)
-    embed = discord.Embed(title=clip(inert(character.name), 256))
-    if character.portrait:
-        embed.set_thumbnail(url=character.portrait)
-    await interaction.response.send_message(reply, embed=embed, ephemeral=True)
+        if checked is None:
+            reply = tr("Removed {name}'s portrait.", name=inert(character.name))
+        else:
+            reply = tr(
+                "{name}'s portrait is set: it shows on the sheet, the rolls, the fight tracker "
+                "and `/say`.",
+                name=inert(character.name),
+            )
+            if checked.expires:
+                reply += "\n⚠️ " + tr(EXPIRES)
+        embed = discord.Embed(title=clip(inert(character.name), 256))
+        if character.portrait:
+            embed.set_thumbnail(url=character.portrait)
+        await interaction.response.send_message(reply, embed=embed, ephemeral=True)
 
 
 async def setup(bot: WireBot) -> None:

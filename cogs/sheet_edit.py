@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.quickplay.panel import PanelButton
 from cogs.utils.errors import UserError
-from cogs.utils.line_form import MODAL_TITLE_MAX
-from cogs.utils.quick_actions import PanelButton
+from cogs.utils.line_form import MODAL_TITLE_MAX, submitted
 from wire.i18n import tr, trc
 from wire.sheet import Character
 from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX
@@ -133,23 +133,6 @@ def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
     found = submitted(data)
     text = found.get(TEXT_ID)
     return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
-
-
-def submitted(data: dict[str, Any] | None) -> dict[str, Any]:
-    """Each input's value by its custom id, in a submitted form (labels, action rows)."""
-    found: dict[str, Any] = {}
-
-    def walk(components: list[dict[str, Any]]) -> None:
-        for component in components:
-            if "components" in component:
-                walk(component["components"])
-            elif "component" in component:
-                walk([component["component"]])
-            elif "custom_id" in component:
-                found[component["custom_id"]] = component.get("value")
-
-    walk((data or {}).get("components") or [])
-    return found
 
 
 class RetryForm(discord.ui.View):
