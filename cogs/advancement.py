@@ -472,7 +472,7 @@ async def asks_why(
 
 def refuse_form(request: Request) -> discord.ui.Modal:
     """The Refuse button's form: why, in a line the player is told. Stateless, as the sheet's
-    Edit form (cogs/utils/sheet_edit.py): its id names the request, so it is answered after a
+    Edit form (cogs/sheet_edit.py): its id names the request, so it is answered after a
     restart too (`CharacterPoints.on_refuse_form`)."""
     return line_form(
         tr("Refuse {stat} {before} → {after}", stat=request.stat_name,

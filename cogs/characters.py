@@ -34,7 +34,9 @@ from cogs.sheet_edit import (
     carries,
     edit_id,
     form_values,
-    sheet_form,
+    guild_of,
+    load_sheet,
+    require_editor,
     sheet_view,
 )
 from cogs.utils import autocomplete as ac
@@ -52,7 +54,7 @@ from cogs.utils.text import inert
 from cogs.utils.tracker import refresh_for_sheet
 from cogs.utils.tree import storage_message
 from storage.errors import LedgerHolds, StorageError
-from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
+from storage.models import Campaign, ImportClash, ImportOutcome
 from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
 from wire.health import DamageKind
@@ -61,15 +63,12 @@ from wire.limits import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
 from wire.sheet import Character, Weapon, weapon_gaps
 from wire.sheet_text import (
     EXAMPLE,
-    SHEET_TEXT_MAX,
     SheetStats,
     SheetTextError,
     known_spelling,
     near_name,
     parse_sheet,
     read_sheet,
-    sheet_text,
-    unwritable,
 )
 from wire.textcheck import clip
 
@@ -265,18 +264,6 @@ def import_report(outcome: ImportOutcome, campaign: Campaign, actor: int) -> str
                 )
             )
     return clip("\n".join(lines), CONTENT_MAX)
-
-
-def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
-    """The one rule of who may change a sheet (storage.models.change_refusal), checked before a
-    form opens or a question is asked, so nobody is shown a dialog the store then refuses."""
-    require_change(
-        campaign,
-        actor,
-        name=character.name,
-        player_id=character.owner_id,
-        is_npc=character.is_npc,
-    )
 
 
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
@@ -847,40 +834,6 @@ class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="cha
             )
 
     # ---- the Edit button and its form ----------------------------------------------------------
-    async def open_form(
-        self,
-        interaction: discord.Interaction,
-        campaign_id: int,
-        character_id: int,
-        text: str | None = None,
-    ) -> None:
-        """The sheet's form, with the sheet as text (or `text`, a refused one to fix)."""
-        campaign, character = await self._sheet(interaction, campaign_id, character_id)
-        require_editor(campaign, character, actor_of(interaction))
-        if text is None:
-            bad = unwritable([*character.attributes, *character.skills])
-            if bad:
-                raise UserError(
-                    tr(
-                        "{names}: a comma or semicolon in a name cannot go in the form. Change "
-                        "such stats with `/character set` and `/character remove`.",
-                        names=", ".join(inert(n) for n in bad[:5]),
-                    )
-                )
-            advancement = await self.bot.store.get_advancement(guild_of(interaction), campaign_id)
-            text = sheet_text(character.attributes, character.skills, advancement.categories)
-            if len(text) > SHEET_TEXT_MAX:
-                raise UserError(
-                    tr(
-                        "{name}'s sheet is {length} characters as text, more than the form's "
-                        "{most}. Change it with `/character set` and `/character remove`.",
-                        name=inert(character.name),
-                        length=i18n.number(len(text)),
-                        most=i18n.number(SHEET_TEXT_MAX),
-                    )
-                )
-        await interaction.response.send_modal(sheet_form(character, text))
-
     async def on_sheet_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         """Answer a sheet's form wherever it was opened: it carries all it needs."""
         campaign_id, character_id = int(match["campaign"]), int(match["character"])
@@ -894,7 +847,7 @@ class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="cha
         """Make the sheet's stats exactly the form's text; its problems come with a button that
         opens the form again with the same text."""
         text, new = form_values(interaction.data)
-        campaign, before = await self._sheet(interaction, campaign_id, character_id)
+        campaign, before = await load_sheet(self.bot, interaction, campaign_id, character_id)
         actor = actor_of(interaction)
         require_editor(campaign, before, actor)
         written, _ = parse_sheet(text)
@@ -969,20 +922,6 @@ class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="cha
         await refresh_for_sheet(
             self.bot, campaign.guild_id, interaction.channel_id, campaign, after
         )
-
-    async def _sheet(
-        self, interaction: discord.Interaction, campaign_id: int, character_id: int
-    ) -> tuple[Campaign, Character]:
-        guild_id = guild_of(interaction)
-        store = self.bot.store
-        campaign = await store.get_campaign_by_id(guild_id, campaign_id)
-        return campaign, await store.get_character_by_id(guild_id, campaign_id, character_id)
-
-
-def guild_of(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError(tr("Sheets live in a server: use the button there."))
-    return interaction.guild_id
 
 
 def kept(old: dict[str, int], new: dict[str, int]) -> list[str]:

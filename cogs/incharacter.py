@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from cogs.sheet_edit import TEXT_ID, form_values
 from cogs.utils import autocomplete as ac
+from cogs.utils.actor import may_act_as
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.errors import UserError
 from cogs.utils.line_form import MODAL_TITLE_MAX
@@ -172,7 +173,7 @@ class InCharacter(commands.Cog):
     async def speaker(self, roller: Roller, as_: str | None) -> tuple[Character, str]:
         """The sheet the words are said as, and the name they are said under: the active
         character, another of the user's own, or (GMs) any NPC, a fight's copy ("Goblin 2")
-        included."""
+        included (`may_act_as`: a GM does not speak as a player's character)."""
         campaign, user = roller.campaign, roller.user_id
         if not as_:
             if roller.character is None and campaign.is_gm(user):
@@ -184,13 +185,13 @@ class InCharacter(commands.Cog):
             sheet, name = await npc_sheet(
                 self.bot, roller.guild_id, campaign, roller.channel_id, as_
             )
-            if sheet.is_npc or sheet.owner_id == user:
+            if may_act_as(campaign, user, sheet):
                 return sheet, name
         else:
             sheet = await self.bot.store.get_character(roller.guild_id, campaign.id, as_)
             if sheet.is_npc:
                 raise campaign.gm_only(N_("speak as an NPC"))
-            if sheet.owner_id == user:
+            if may_act_as(campaign, user, sheet):
                 return sheet, sheet.name
         raise UserError(
             tr(

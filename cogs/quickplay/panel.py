@@ -21,6 +21,7 @@ import discord
 
 from cogs.quickplay.defence_odds import defence_odds_reply
 from cogs.sheet import sheet_embed
+from cogs.utils.actor import may_act_as
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
 from cogs.utils.errors import UserError
 from cogs.utils.replay import CLAIM_KEY, rerun
@@ -120,8 +121,7 @@ async def check_press(
         raise UserError(
             tr("This character no longer exists, so its quick actions are gone.")
         ) from None
-    allowed = campaign.is_gm(actor) if character.is_npc else character.owner_id == actor
-    if not allowed:
+    if not may_act_as(campaign, actor, character):
         raise UserError(
             tr(
                 "These are {name}'s quick actions: only its player can use them. /panel shows "
