@@ -1094,19 +1094,7 @@ async def improve_command(
         roller.guild_id, roller.campaign.id, roller.user_id, target, skill, to, kind
     )
     if not quote.affordable:
-        raise UserError(
-            tr(
-                "{stat} {before} → {after} costs {cost} CP; {name} has {available} CP to "
-                "spend, {missing} CP short. A GM awards CP with /cp award.",
-                stat=inert(quote.stat_name),
-                before=quote.before,
-                after=quote.after,
-                cost=quote.cost,
-                name=inert(quote.character.name),
-                available=quote.totals.available,
-                missing=quote.missing,
-            )
-        )
+        raise UserError(short_of_cp(quote))
 
     async def spend() -> str:
         adopt(roller.campaign)  # the press is a new interaction: the campaign's language again
@@ -1131,25 +1119,7 @@ async def improve_command(
             "cost": quote.cost,
         }
         if done.request_id is not None:
-            until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
-            with for_table():  # the GMs share it, and a GM's press edits it
-                text = tr(
-                    "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
-                    "for {cost} CP (open until {until}).",
-                    user=interaction.user.id,
-                    until=until,
-                    **params,
-                )
-            where = await ask_gms(bot, roller, interaction, text, done.request_id)
-            asked = tr(
-                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
-                "days; the CP are held until then.",
-                days=REQUEST_DAYS,
-                **params,
-            )
-            if where is not None:
-                asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
-            return asked
+            return await ask_approval(bot, roller, interaction, done.request_id, params)
         return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)
 
     await interaction.response.send_message(
@@ -1164,6 +1134,51 @@ async def improve_command(
         ),
         ephemeral=True,
     )
+
+
+def short_of_cp(quote: Quote) -> str:
+    """Why an improvement the sheet cannot pay is refused, and where CP come from."""
+    return tr(
+        "{stat} {before} → {after} costs {cost} CP; {name} has {available} CP to "
+        "spend, {missing} CP short. A GM awards CP with /cp award.",
+        stat=inert(quote.stat_name),
+        before=quote.before,
+        after=quote.after,
+        cost=quote.cost,
+        name=inert(quote.character.name),
+        available=quote.totals.available,
+        missing=quote.missing,
+    )
+
+
+async def ask_approval(
+    bot: WireBot,
+    roller: Roller,
+    interaction: discord.Interaction,
+    request_id: int,
+    params: dict[str, Any],
+) -> str:
+    """With approval on: post the request for the GMs (Approve / Refuse), and tell the player
+    it waits, its CP held, and where the GMs were asked."""
+    until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
+    with for_table():  # the GMs share it, and a GM's press edits it
+        text = tr(
+            "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
+            "for {cost} CP (open until {until}).",
+            user=interaction.user.id,
+            until=until,
+            **params,
+        )
+    where = await ask_gms(bot, roller, interaction, text, request_id)
+    asked = tr(
+        "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
+        "days; the CP are held until then.",
+        days=REQUEST_DAYS,
+        **params,
+    )
+    if where is not None:
+        asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
+    return asked
 
 
 def raise_as_improvement(held: LedgerHolds, roller: Roller, *others: object) -> bool:
