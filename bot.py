@@ -58,7 +58,7 @@ FormHandler = Callable[[discord.Interaction, re.Match[str]], Awaitable[None]]
 
 EXTENSIONS = (
     "cogs.rolls",
-    "cogs.roll",
+    "cogs.free_roll",
     "cogs.odds",
     "cogs.combat",
     "cogs.fights",

@@ -1,11 +1,11 @@
 """Character points at the table: the GMs price and award, the players spend, the ledger shows.
 
-`/cp ...` holds the GMs' settings, awards, the ledger and its undo; `/character improve` and
-`/character cost` join the Characters cog's group (added when this cog loads), so a player finds
-them beside the sheet. An improvement shows its price and waits for the player's confirm; with
-approval on it then waits for a GM, whose Approve / Refuse buttons are DynamicItems naming the
-request, so they work after a restart. The store does the arithmetic's bookkeeping in one
-transaction (storage/rules_advancement.py); the prices are the rules core's (wire/advancement).
+`/cp ...` holds the GMs' settings, awards, the ledger and its undo; `/character improve`, `cost`
+and `species` are declared here (`SheetPricing`) and mixed into the Characters cog's group, so
+a player finds them beside the sheet. An improvement shows its price and waits for the
+player's confirm; with approval on it then waits for a GM, whose Approve / Refuse buttons are
+DynamicItems naming the request, so they work after a restart. The store does the bookkeeping in
+one transaction (storage/rules_advancement.py); the prices are the rules core's (wire/advancement).
 """
 
 from __future__ import annotations
@@ -35,10 +35,9 @@ from cogs.utils.discord_limits import (
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
-from cogs.utils.line_form import line_form
+from cogs.utils.line_form import line_form, submitted
 from cogs.utils.options import Name, NameList
 from cogs.utils.rolling import Roller, actor_of, load_roller
-from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
 from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
@@ -473,7 +472,7 @@ async def asks_why(
 
 def refuse_form(request: Request) -> discord.ui.Modal:
     """The Refuse button's form: why, in a line the player is told. Stateless, as the sheet's
-    Edit form (cogs/utils/sheet_edit.py): its id names the request, so it is answered after a
+    Edit form (cogs/sheet_edit.py): its id names the request, so it is answered after a
     restart too (`CharacterPoints.on_refuse_form`)."""
     return line_form(
         tr("Refuse {stat} {before} → {after}", stat=request.stat_name,
@@ -1029,7 +1028,54 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         )
 
 
-# ---- /character improve and /character cost (commands of the Characters cog) ----------------
+# ---- /character improve, cost and species: declared here, mixed into the Characters cog ------
+class SheetPricing:
+    """The /character commands about what a sheet costs in CP, declared beside their bodies.
+
+    A mixin, as Red composes a cog: the Characters cog (`/character`) inherits it, so the
+    commands sit in the player's /character group while their code stays with the CP's."""
+
+    bot: WireBot
+
+    @app_commands.command(name="improve", description="Spend CP: raise a skill (shows the price)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        skill="The skill (or attribute) to raise; a new skill starts at 1",
+        to="The level to reach (default: one more)",
+        character="The character (default: your active one)",
+        attribute="Raise an attribute instead (only if the table priced them)",
+    )
+    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
+    async def improve(
+        self,
+        interaction: discord.Interaction,
+        skill: Name,
+        to: app_commands.Range[int, -10, 30] | None = None,
+        character: Name | None = None,
+        attribute: bool = False,
+    ) -> None:
+        await improve_command(self.bot, interaction, skill, to, character, attribute)
+
+    @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
+    @app_commands.guild_only()
+    @app_commands.describe(character="The character (default: your active one)")
+    @app_commands.autocomplete(character=ac.readable_character)
+    async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+        await cost_command(self.bot, interaction, character)
+
+    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        species="The species (the table's list prices it); none: no species",
+        character="The character (default: your active one)",
+    )
+    @app_commands.autocomplete(species=species_names, character=ac.my_character)
+    async def species(
+        self, interaction: discord.Interaction, species: Name, character: Name | None = None
+    ) -> None:
+        await species_command(self.bot, interaction, species, character)
+
+
 async def improve_command(
     bot: WireBot,
     interaction: discord.Interaction,
@@ -1048,19 +1094,7 @@ async def improve_command(
         roller.guild_id, roller.campaign.id, roller.user_id, target, skill, to, kind
     )
     if not quote.affordable:
-        raise UserError(
-            tr(
-                "{stat} {before} → {after} costs {cost} CP; {name} has {available} CP to "
-                "spend, {missing} CP short. A GM awards CP with /cp award.",
-                stat=inert(quote.stat_name),
-                before=quote.before,
-                after=quote.after,
-                cost=quote.cost,
-                name=inert(quote.character.name),
-                available=quote.totals.available,
-                missing=quote.missing,
-            )
-        )
+        raise UserError(short_of_cp(quote))
 
     async def spend() -> str:
         adopt(roller.campaign)  # the press is a new interaction: the campaign's language again
@@ -1085,25 +1119,7 @@ async def improve_command(
             "cost": quote.cost,
         }
         if done.request_id is not None:
-            until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
-            with for_table():  # the GMs share it, and a GM's press edits it
-                text = tr(
-                    "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
-                    "for {cost} CP (open until {until}).",
-                    user=interaction.user.id,
-                    until=until,
-                    **params,
-                )
-            where = await ask_gms(bot, roller, interaction, text, done.request_id)
-            asked = tr(
-                "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
-                "days; the CP are held until then.",
-                days=REQUEST_DAYS,
-                **params,
-            )
-            if where is not None:
-                asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
-            return asked
+            return await ask_approval(bot, roller, interaction, done.request_id, params)
         return tr("Done: **{name}** {stat} {before} → {after} for {cost} CP.", **params)
 
     await interaction.response.send_message(
@@ -1118,6 +1134,51 @@ async def improve_command(
         ),
         ephemeral=True,
     )
+
+
+def short_of_cp(quote: Quote) -> str:
+    """Why an improvement the sheet cannot pay is refused, and where CP come from."""
+    return tr(
+        "{stat} {before} → {after} costs {cost} CP; {name} has {available} CP to "
+        "spend, {missing} CP short. A GM awards CP with /cp award.",
+        stat=inert(quote.stat_name),
+        before=quote.before,
+        after=quote.after,
+        cost=quote.cost,
+        name=inert(quote.character.name),
+        available=quote.totals.available,
+        missing=quote.missing,
+    )
+
+
+async def ask_approval(
+    bot: WireBot,
+    roller: Roller,
+    interaction: discord.Interaction,
+    request_id: int,
+    params: dict[str, Any],
+) -> str:
+    """With approval on: post the request for the GMs (Approve / Refuse), and tell the player
+    it waits, its CP held, and where the GMs were asked."""
+    until = f"<t:{int((bot.now() + REQUEST_LIFE).timestamp())}:f>"
+    with for_table():  # the GMs share it, and a GM's press edits it
+        text = tr(
+            "GMs: <@{user}> asks to raise **{name}**'s {stat} {before} → {after} "
+            "for {cost} CP (open until {until}).",
+            user=interaction.user.id,
+            until=until,
+            **params,
+        )
+    where = await ask_gms(bot, roller, interaction, text, request_id)
+    asked = tr(
+        "Asked: {stat} {before} → {after} for {cost} CP waits for a GM, at most {days} "
+        "days; the CP are held until then.",
+        days=REQUEST_DAYS,
+        **params,
+    )
+    if where is not None:
+        asked += " " + tr("The GMs were asked in <#{channel}>.", channel=where)
+    return asked
 
 
 def raise_as_improvement(held: LedgerHolds, roller: Roller, *others: object) -> bool:

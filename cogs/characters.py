@@ -18,60 +18,57 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.advancement import (
+    SheetPricing,
     add_worth_field,
-    cost_command,
-    improvable_skills,
     improve_command,
     raise_as_improvement,
-    species_command,
-    species_names,
 )
 from cogs.gear import add_load_field
-from cogs.utils import autocomplete as ac
-from cogs.utils.confirm import Confirm
-from cogs.utils.discord_limits import (
-    CONTENT_MAX,
-    EMBED_DESCRIPTION_MAX,
-    EMBED_FIELD_VALUE_MAX,
-    EMBED_TITLE_MAX,
-)
-from cogs.utils.embeds import NEUTRAL
-from cogs.utils.errors import UserError
-from cogs.utils.options import Base, Name, Notes, SheetText
-from cogs.utils.quick_actions import PanelButton
-from cogs.utils.rolling import Roller, actor_of, load_roller
-from cogs.utils.sheet_edit import (
+from cogs.incharacter import SheetPortrait
+from cogs.quickplay.panel import PanelButton
+from cogs.sheet import active_marks, sheet_embed, sheet_health
+from cogs.sheet_edit import (
     FORM_ID,
     EditButton,
     RetryForm,
     carries,
     edit_id,
     form_values,
-    sheet_form,
+    guild_of,
+    load_sheet,
+    require_editor,
     sheet_view,
 )
+from cogs.utils import autocomplete as ac
+from cogs.utils.confirm import Confirm
+from cogs.utils.discord_limits import (
+    CONTENT_MAX,
+    EMBED_DESCRIPTION_MAX,
+    EMBED_TITLE_MAX,
+)
+from cogs.utils.embeds import NEUTRAL
+from cogs.utils.errors import UserError
+from cogs.utils.options import Base, Name, Notes, SheetText
+from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
-from cogs.utils.tracker import pool_text, refresh_for_sheet
+from cogs.utils.tracker import refresh_for_sheet
 from cogs.utils.tree import storage_message
 from storage.errors import LedgerHolds, StorageError
-from storage.models import Actor, Campaign, ImportClash, ImportOutcome, require_change
+from storage.models import Campaign, ImportClash, ImportOutcome
 from storage.transfer import MAX_IMPORT_BYTES, ImportPlan, read_import
 from wire import i18n, limits
-from wire.health import DamageKind, Pool
+from wire.health import DamageKind
 from wire.i18n import N_, tr, trc, trn
 from wire.limits import SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
 from wire.sheet import Character, Weapon, weapon_gaps
 from wire.sheet_text import (
     EXAMPLE,
-    SHEET_TEXT_MAX,
     SheetStats,
     SheetTextError,
     known_spelling,
     near_name,
     parse_sheet,
     read_sheet,
-    sheet_text,
-    unwritable,
 )
 from wire.textcheck import clip
 
@@ -82,40 +79,6 @@ StatValue = app_commands.Range[int, min(STAT_MIN, SKILL_MIN), max(STAT_MAX, SKIL
 IMPORT_RUNNING = N_("An import of yours is already running; wait for it to finish.")
 PROBLEMS_SHOWN = 15
 """Problems of a sheet text listed one a line; more are counted (the first ones are to fix)."""
-
-
-def _table(values: dict[str, int]) -> str:
-    if not values:
-        return tr("none")
-    lines = [
-        f"{inert(name)} **{value}**"
-        for name, value in sorted(values.items(), key=lambda i: i[0].casefold())
-    ]
-    text = ", ".join(lines)
-    return clip(text, EMBED_FIELD_VALUE_MAX)
-
-
-def _weapons(character: Character) -> str:
-    if not character.weapons:
-        return tr("none")
-    gaps = weapon_gaps(character)
-    lines = []
-    for w in character.weapons:
-        line = tr(
-            "**{name}**: base {base}, {attribute} + {skill}",
-            name=inert(w.name),
-            base=w.base,
-            attribute=inert(w.attribute),
-            skill=inert(w.skill),
-        ) + ("" if w.damage_kind is DamageKind.LETHAL else f", {tr(w.kind)}")
-        missing = [stat for weapon, stat in gaps if weapon is w]
-        if missing:
-            line += " ⚠ " + tr(
-                "not on the sheet: {stats} (counts 0)",
-                stats=", ".join(inert(stat) for stat in missing),
-            )
-        lines.append(line)
-    return clip("\n".join(lines), EMBED_FIELD_VALUE_MAX)
 
 
 def gap_warning(character: Character, before: Character | None = None) -> str:
@@ -134,58 +97,6 @@ def gap_warning(character: Character, before: Character | None = None) -> str:
         if (weapon.name, stat) not in old
     ]
     return "\n".join(lines)
-
-
-def active_marks() -> tuple[str, ...]:
-    """The " (active)" on a sheet's title in every language: the sheet an Edit form was opened
-    from was drawn in its poster's language, not necessarily the editor's."""
-    with_each = []
-    for lang in i18n.LANGUAGES:
-        with i18n.speaking(lang):
-            with_each.append(" " + tr("(active)"))
-    return tuple(with_each)
-
-
-def sheet_embed(character: Character, active: bool = False) -> discord.Embed:
-    kind = (
-        tr("NPC")
-        if character.is_npc
-        else tr("player character of {owner}", owner=f"<@{character.owner_id}>")
-    )
-    embed = discord.Embed(
-        title=clip(
-            inert(character.name) + (" " + tr("(active)") if active else ""), EMBED_TITLE_MAX
-        ),
-        description=kind,
-        colour=NEUTRAL,
-    )
-    if character.portrait:
-        embed.set_thumbnail(url=character.portrait)
-    embed.add_field(name=tr("Attributes"), value=_table(character.attributes), inline=False)
-    embed.add_field(name=tr("Skills"), value=_table(character.skills), inline=False)
-    embed.add_field(name=tr("Weapons"), value=_weapons(character), inline=False)
-    embed.add_field(
-        name=tr("Shield"), value=tr("yes (can block)") if character.shield else tr("no")
-    )
-    embed.add_field(name=tr("Health"), value=sheet_health(character))
-    if character.notes:
-        embed.add_field(
-            name=tr("Notes"),
-            value=clip(inert(character.notes), EMBED_FIELD_VALUE_MAX),
-            inline=False,
-        )
-    return embed
-
-
-def sheet_health(character: Character) -> str:
-    """The pools with where the maximum comes from, and the armour a table set."""
-    health = character.health()
-    hp_from = tr("set") if character.hp_max is not None else tr("20 + Constitution + Resolve")
-    parts = [f"{pool_text(health, Pool.HP)} ({hp_from})", pool_text(health, Pool.THP)]
-    if health.wp_max:
-        parts.append(pool_text(health, Pool.WP))
-    parts.append(tr("armour {armour}", armour=character.armour))
-    return " · ".join(parts)
 
 
 def created_line(character: Character, campaign: str) -> str:
@@ -355,22 +266,10 @@ def import_report(outcome: ImportOutcome, campaign: Campaign, actor: int) -> str
     return clip("\n".join(lines), CONTENT_MAX)
 
 
-def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
-    """The one rule of who may change a sheet (storage.models.change_refusal), checked before a
-    form opens or a question is asked, so nobody is shown a dialog the store then refuses."""
-    require_change(
-        campaign,
-        actor,
-        name=character.name,
-        player_id=character.owner_id,
-        is_npc=character.is_npc,
-    )
-
-
 KIND_CHOICES = [app_commands.Choice(name=k.value, value=k.value) for k in DamageKind]
 
 
-class Characters(commands.GroupCog, group_name="character"):
+class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="character"):
     """Character sheets: create, show, list, set, remove, delete, use, export, import."""
 
     def __init__(self, bot: WireBot) -> None:
@@ -812,45 +711,6 @@ class Characters(commands.GroupCog, group_name="character"):
             ephemeral=True,
         )
 
-    # ---- character points (cogs/advancement.py does the work) ----------------------------
-    @app_commands.command(name="improve", description="Spend CP: raise a skill (shows the price)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        skill="The skill (or attribute) to raise; a new skill starts at 1",
-        to="The level to reach (default: one more)",
-        character="The character (default: your active one)",
-        attribute="Raise an attribute instead (only if the table priced them)",
-    )
-    @app_commands.autocomplete(skill=improvable_skills, character=ac.my_character)
-    async def improve(
-        self,
-        interaction: discord.Interaction,
-        skill: Name,
-        to: app_commands.Range[int, -10, 30] | None = None,
-        character: Name | None = None,
-        attribute: bool = False,
-    ) -> None:
-        await improve_command(self.bot, interaction, skill, to, character, attribute)
-
-    @app_commands.command(name="cost", description="What a sheet is worth in CP, line by line")
-    @app_commands.guild_only()
-    @app_commands.describe(character="The character (default: your active one)")
-    @app_commands.autocomplete(character=ac.readable_character)
-    async def cost(self, interaction: discord.Interaction, character: Name | None = None) -> None:
-        await cost_command(self.bot, interaction, character)
-
-    @app_commands.command(name="species", description="Name a sheet's species (its CP cost counts)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        species="The species (the table's list prices it); none: no species",
-        character="The character (default: your active one)",
-    )
-    @app_commands.autocomplete(species=species_names, character=ac.my_character)
-    async def species(
-        self, interaction: discord.Interaction, species: Name, character: Name | None = None
-    ) -> None:
-        await species_command(self.bot, interaction, species, character)
-
     @app_commands.command(name="import", description="Import characters from an exported JSON file")
     @app_commands.guild_only()
     @app_commands.describe(
@@ -980,40 +840,6 @@ class Characters(commands.GroupCog, group_name="character"):
             )
 
     # ---- the Edit button and its form ----------------------------------------------------------
-    async def open_form(
-        self,
-        interaction: discord.Interaction,
-        campaign_id: int,
-        character_id: int,
-        text: str | None = None,
-    ) -> None:
-        """The sheet's form, with the sheet as text (or `text`, a refused one to fix)."""
-        campaign, character = await self._sheet(interaction, campaign_id, character_id)
-        require_editor(campaign, character, actor_of(interaction))
-        if text is None:
-            bad = unwritable([*character.attributes, *character.skills])
-            if bad:
-                raise UserError(
-                    tr(
-                        "{names}: a comma or semicolon in a name cannot go in the form. Change "
-                        "such stats with `/character set` and `/character remove`.",
-                        names=", ".join(inert(n) for n in bad[:5]),
-                    )
-                )
-            advancement = await self.bot.store.get_advancement(guild_of(interaction), campaign_id)
-            text = sheet_text(character.attributes, character.skills, advancement.categories)
-            if len(text) > SHEET_TEXT_MAX:
-                raise UserError(
-                    tr(
-                        "{name}'s sheet is {length} characters as text, more than the form's "
-                        "{most}. Change it with `/character set` and `/character remove`.",
-                        name=inert(character.name),
-                        length=i18n.number(len(text)),
-                        most=i18n.number(SHEET_TEXT_MAX),
-                    )
-                )
-        await interaction.response.send_modal(sheet_form(character, text))
-
     async def on_sheet_form(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         """Answer a sheet's form wherever it was opened: it carries all it needs."""
         campaign_id, character_id = int(match["campaign"]), int(match["character"])
@@ -1027,7 +853,7 @@ class Characters(commands.GroupCog, group_name="character"):
         """Make the sheet's stats exactly the form's text; its problems come with a button that
         opens the form again with the same text."""
         text, new = form_values(interaction.data)
-        campaign, before = await self._sheet(interaction, campaign_id, character_id)
+        campaign, before = await load_sheet(self.bot, interaction, campaign_id, character_id)
         actor = actor_of(interaction)
         require_editor(campaign, before, actor)
         written, _ = parse_sheet(text)
@@ -1102,20 +928,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await refresh_for_sheet(
             self.bot, campaign.guild_id, interaction.channel_id, campaign, after
         )
-
-    async def _sheet(
-        self, interaction: discord.Interaction, campaign_id: int, character_id: int
-    ) -> tuple[Campaign, Character]:
-        guild_id = guild_of(interaction)
-        store = self.bot.store
-        campaign = await store.get_campaign_by_id(guild_id, campaign_id)
-        return campaign, await store.get_character_by_id(guild_id, campaign_id, character_id)
-
-
-def guild_of(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError(tr("Sheets live in a server: use the button there."))
-    return interaction.guild_id
 
 
 def kept(old: dict[str, int], new: dict[str, int]) -> list[str]:

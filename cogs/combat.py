@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -29,8 +30,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.counters import spend_ammunition, tell_ammunition
+from cogs.quickplay.panel import offer_opponents
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import CLAIM_KEY, PRESS_KEY, is_replay
 from cogs.utils.conditions import bearer, damage_field, effects_of, roller_conditions
 from cogs.utils.discord_limits import EMBED_TITLE_MAX
 from cogs.utils.embeds import FAILURE, NEUTRAL, combat_embed, defence_name, modifiers_field
@@ -49,7 +50,7 @@ from cogs.utils.options import (
     Skill,
     Target,
 )
-from cogs.utils.quick_actions import offer_opponents
+from cogs.utils.replay import CLAIM_KEY, PRESS_KEY, is_replay
 from cogs.utils.rolling import (
     Roller,
     actor_of,
@@ -728,14 +729,9 @@ class Combat(commands.Cog):
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UserError(tr("This button works in a server channel."))
-        pending = None
-        if pending_id <= SQLITE_MAX_INTEGER:
-            pending = await store.get_pending(guild_id, pending_id)
-        if pending is None or pending.kind != PendingAttack.KIND:
-            await self._refuse_stale(interaction, pending_id, ALREADY_SETTLED)
+        pending = await self._waiting_attack(interaction, guild_id, pending_id)
+        if pending is None:
             return
-        if not _shows(interaction.message, pending):
-            raise UserError(tr(NOT_THIS_ATTACK))  # and the message pressed is left as it is
         payload = PendingAttack.from_payload(pending.payload)
         campaign = await store.get_campaign_by_id(guild_id, pending.campaign_id)
         adopt(campaign)
@@ -747,19 +743,10 @@ class Combat(commands.Cog):
         # The message keeps the language it was posted in (the table's then); what the presser
         # alone reads speaks theirs.
         shared = payload.language or table_language()
-        if self.bot.now() >= pending.expires_at:
-            with i18n.speaking(shared):
-                embed = expired_embed(payload)
-            await self._close(interaction, guild_id, pending_id, embed)
-            return
-        try:
-            defender = await store.get_character_by_id(guild_id, campaign.id, payload.target_id)
-        except NotFound:
-            gone = N_("{name} no longer exists, so nobody can defend against this attack.")
-            with i18n.speaking(shared):
-                embed = expired_embed(payload, tr(gone, name=payload.target))
-            note = tr(gone, name=payload.target)
-            await self._close(interaction, guild_id, pending_id, embed, note=note)
+        defender = await self._defender_in_time(
+            interaction, campaign.id, pending, pending_id, payload, shared
+        )
+        if defender is None:
             return
         fight = await store.get_fight(guild_id, payload.blow.fight_id) if payload.blow else None
         defence_mods = with_conditions(
@@ -812,37 +799,54 @@ class Combat(commands.Cog):
                 interaction, campaign, payload.attacker_user, payload.blow, result.damage.amount
             )
         with i18n.speaking(shared):
-            embed = combat_embed(
-                payload.attacker,
-                result,
-                weapon=tr(payload.weapon),
-                # A combatant keeps the name it fights under; a sheet shows its name of now.
-                opponent=payload.target if payload.blow else defender.name,
-                secret=payload.attacker_secret,
-                side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
-            )
-            add_missing_note(embed, defence_mods)
-            if health is not None:
-                # A player character's health is the table's to see: shown as numbers.
-                embed.add_field(
-                    name=tr("Health"), value=health_line(health, numbers=True), inline=False
-                )
-            elif payload.blow is not None and result.damage.amount > 0:
-                # The fight ended (or the defender left it) while the attack waited: the roll
-                # still settles, but its damage has nowhere to go, and the table must not
-                # believe it counted.
-                embed.add_field(
-                    name=tr("Not counted"),
-                    value=tr(
-                        "The fight ended, or {name} left it, before this defence: the damage "
-                        "is on no one's health. A GM can count it with `/health damage`.",
-                        name=inert(payload.target),
-                    ),
-                    inline=False,
-                )
+            embed = defended_embed(payload, result, defender.name, defence_mods, health)
         await self._show_settled(interaction, embed)
         if payload.blow is not None and health is not None:
             await refresh_tracker(self.bot, campaign.guild_id, payload.blow.fight_id, campaign)
+
+    async def _waiting_attack(
+        self, interaction: discord.Interaction, guild_id: int, pending_id: int
+    ) -> PendingAction | None:
+        """The attack a defence button answers, if it still waits and is the one on the message
+        pressed; None once the press is answered as stale (settled, or gone)."""
+        pending = None
+        if pending_id <= SQLITE_MAX_INTEGER:
+            pending = await self.bot.store.get_pending(guild_id, pending_id)
+        if pending is None or pending.kind != PendingAttack.KIND:
+            await self._refuse_stale(interaction, pending_id, ALREADY_SETTLED)
+            return None
+        if not _shows(interaction.message, pending):
+            raise UserError(tr(NOT_THIS_ATTACK))  # and the message pressed is left as it is
+        return pending
+
+    async def _defender_in_time(
+        self,
+        interaction: discord.Interaction,
+        campaign_id: int,
+        pending: PendingAction,
+        pending_id: int,
+        payload: PendingAttack,
+        shared: str,
+    ) -> Character | None:
+        """The defender's sheet, if the attack has not expired and the sheet still exists;
+        else None, the attack closed and its message saying why (in the `shared` language)."""
+        guild_id = pending.guild_id
+        if self.bot.now() >= pending.expires_at:
+            with i18n.speaking(shared):
+                embed = expired_embed(payload)
+            await self._close(interaction, guild_id, pending_id, embed)
+            return None
+        try:
+            return await self.bot.store.get_character_by_id(
+                guild_id, campaign_id, payload.target_id
+            )
+        except NotFound:
+            gone = N_("{name} no longer exists, so nobody can defend against this attack.")
+            with i18n.speaking(shared):
+                embed = expired_embed(payload, tr(gone, name=payload.target))
+            note = tr(gone, name=payload.target)
+            await self._close(interaction, guild_id, pending_id, embed, note=note)
+            return None
 
     async def _close(
         self,
@@ -1056,6 +1060,44 @@ def expired_embed(payload: PendingAttack, reason: str | None = None) -> discord.
         colour=FAILURE,
     )
     embed.add_field(name=tr("Attack total"), value=str(attack.total))
+    return embed
+
+
+def defended_embed(
+    payload: PendingAttack,
+    result: CombatResult,
+    defender: str,
+    defence_mods: Sequence[Modifier],
+    health: HealthEntry | None,
+) -> discord.Embed:
+    """A defence's result as the table sees it: the attack, the defence, and the damage's
+    health, or a note that it counted on no one (the fight was over when the defence came)."""
+    embed = combat_embed(
+        payload.attacker,
+        result,
+        weapon=tr(payload.weapon),
+        # A combatant keeps the name it fights under; a sheet shows its name of now.
+        opponent=payload.target if payload.blow else defender,
+        secret=payload.attacker_secret,
+        side=DamageRole.DEFENDER,  # the defender's roll, just made: theirs to colour
+    )
+    add_missing_note(embed, defence_mods)
+    if health is not None:
+        # A player character's health is the table's to see: shown as numbers.
+        embed.add_field(name=tr("Health"), value=health_line(health, numbers=True), inline=False)
+    elif payload.blow is not None and result.damage.amount > 0:
+        # The fight ended (or the defender left it) while the attack waited: the roll
+        # still settles, but its damage has nowhere to go, and the table must not
+        # believe it counted.
+        embed.add_field(
+            name=tr("Not counted"),
+            value=tr(
+                "The fight ended, or {name} left it, before this defence: the damage "
+                "is on no one's health. A GM can count it with `/health damage`.",
+                name=inert(payload.target),
+            ),
+            inline=False,
+        )
     return embed
 
 

@@ -13,12 +13,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import is_replay
 from cogs.utils.conditions import check_modifiers
 from cogs.utils.discord_limits import EMBED_FIELD_NAME_MAX, EMBED_MAX_FIELDS, EMBED_TITLE_MAX
 from cogs.utils.embeds import NEUTRAL, craft_embed, progress
 from cogs.utils.errors import UserError
 from cogs.utils.options import ROLL_DESCRIPTIONS, Attr, DieFace, Mod, Name, Quality, Skill, Target
+from cogs.utils.replay import is_replay
 from cogs.utils.rolling import (
     add_missing_note,
     deliver,

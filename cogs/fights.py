@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from cogs.quickplay.panel import TURN_TAIL, Turn, actions_view
 from cogs.utils import autocomplete as ac
 from cogs.utils.conditions import (
     TARGET_CHOICES,
@@ -33,14 +34,14 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, language_name, table_language
 from cogs.utils.options import DieFace, Name
-from cogs.utils.quick_actions import Turn, turn_actions
 from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, tracker_embed
+from storage.errors import NotFound
 from storage.models import Campaign, Combatant, Fight, NewCombatant, TurnChange
 from wire import i18n, limits
 from wire.conditions import CONDITION_MODIFIER, Effect, Target, Timing, from_preset
-from wire.i18n import N_, tr, trn
+from wire.i18n import N_, tr, trc, trn
 from wire.initiative import roll_initiative
 from wire.textcheck import clip
 
@@ -129,6 +130,52 @@ async def end_turn(bot: WireBot, interaction: discord.Interaction, turn: Turn) -
     await announce_turn(bot, interaction, change, campaign)
 
 
+END_ID = re.compile(r"wire:qe" + TURN_TAIL)
+"""The End turn button under a turn ping: the fight, and the turn it was made for."""
+
+
+class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=END_ID):
+    pattern = END_ID
+
+    def __init__(self, turn: Turn) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=trc("button", "End turn"),
+                style=discord.ButtonStyle.success,
+                custom_id=f"wire:qe{turn.tail}",
+            )
+        )
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> EndTurnButton:
+        return cls(Turn.of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: WireBot = interaction.client  # type: ignore[assignment]
+        await bot.tree.run(interaction, lambda: end_turn(bot, interaction, self.turn))
+
+
+async def turn_actions(bot: WireBot, fight: Fight) -> discord.ui.View | None:
+    """The turn ping's buttons for a player character's turn: its weapons and saved rolls (as
+    on its panel), and the fight's End turn. None when an NPC (or no one) acts, or the sheet
+    is gone."""
+    current: Combatant | None = fight.current()
+    if current is None or current.is_npc or current.character_id is None:
+        return None
+    try:
+        character = await bot.store.get_character_by_id(
+            fight.guild_id, fight.campaign_id, current.character_id
+        )
+    except NotFound:
+        return None
+    saved = await bot.store.saved_rolls(fight.guild_id, fight.campaign_id, character.id)
+    turn = Turn(fight.id, fight.step + 1)
+    return actions_view(character, saved, turn, tools=[EndTurnButton(turn)], extras=False)
+
+
 def summary_embed(fight: Fight) -> discord.Embed:
     embed = discord.Embed(
         title=clip(
@@ -171,10 +218,10 @@ class Fights(commands.GroupCog, group_name="fight"):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(NextButton)
+        self.bot.add_dynamic_items(NextButton, EndTurnButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(NextButton)
+        self.bot.remove_dynamic_items(NextButton, EndTurnButton)
 
     async def _fight(self, roller: Roller) -> Fight:
         fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)

@@ -2,7 +2,7 @@
 
 The Edit button under `/gear list` is a DynamicItem naming the campaign and the character, and
 the form names them too, so both work after a restart and the bot keeps nothing per open form
-(as the sheet's form does: cogs/utils/sheet_edit.py). The text format is the rules core's
+(as the sheet's form does: cogs/sheet_edit.py). The text format is the rules core's
 (wire/gear_text.py); the store writes the whole list in one transaction
 (storage/rules_gear.py `replace_items`), for the character's player or a GM.
 """
@@ -16,8 +16,8 @@ import discord
 
 from cogs.advancement import GuildPress
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import MODAL_TITLE_MAX, submitted
 from cogs.utils.rolling import actor_of
-from cogs.utils.sheet_edit import MODAL_TITLE_MAX, submitted
 from cogs.utils.text import inert
 from wire.gear_text import GEAR_TEXT_MAX, items_text, parse_items
 from wire.i18n import tr, trc

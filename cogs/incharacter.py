@@ -20,9 +20,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.sheet_edit import TEXT_ID, form_values
 from cogs.utils import autocomplete as ac
+from cogs.utils.actor import may_act_as
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.errors import UserError
+from cogs.utils.line_form import MODAL_TITLE_MAX
 from cogs.utils.options import FreeText, Name
 from cogs.utils.rolling import (
     NO_ACTIVE,
@@ -32,7 +35,6 @@ from cogs.utils.rolling import (
     load_roller,
     npc_sheet,
 )
-from cogs.utils.sheet_edit import MODAL_TITLE_MAX, TEXT_ID, form_values
 from cogs.utils.text import inert
 from cogs.utils.voices import (
     Posted,
@@ -73,7 +75,7 @@ SAY_DESCRIPTIONS = {
 
 
 class InCharacter(commands.Cog):
-    """/say, /me, /character portrait and the posts' context menus."""
+    """/say, /me and the posts' context menus (/character portrait: `SheetPortrait` below)."""
 
     def __init__(self, bot: WireBot) -> None:
         self.bot = bot
@@ -90,17 +92,11 @@ class InCharacter(commands.Cog):
         for menu in self.menus:
             self.bot.tree.add_command(menu)
         self.bot.add_form(EDIT_FORM_ID, self.on_edit_form)
-        character = self.bot.tree.get_command("character")
-        if isinstance(character, app_commands.Group):
-            character.add_command(portrait)
 
     async def cog_unload(self) -> None:
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
         self.bot.remove_form(EDIT_FORM_ID)
-        character = self.bot.tree.get_command("character")
-        if isinstance(character, app_commands.Group):
-            character.remove_command(portrait.name)
 
     # ---- speaking --------------------------------------------------------------------------
     @app_commands.command(name="say", description="Say something as your character")
@@ -177,7 +173,7 @@ class InCharacter(commands.Cog):
     async def speaker(self, roller: Roller, as_: str | None) -> tuple[Character, str]:
         """The sheet the words are said as, and the name they are said under: the active
         character, another of the user's own, or (GMs) any NPC, a fight's copy ("Goblin 2")
-        included."""
+        included (`may_act_as`: a GM does not speak as a player's character)."""
         campaign, user = roller.campaign, roller.user_id
         if not as_:
             if roller.character is None and campaign.is_gm(user):
@@ -189,13 +185,13 @@ class InCharacter(commands.Cog):
             sheet, name = await npc_sheet(
                 self.bot, roller.guild_id, campaign, roller.channel_id, as_
             )
-            if sheet.is_npc or sheet.owner_id == user:
+            if may_act_as(campaign, user, sheet):
                 return sheet, name
         else:
             sheet = await self.bot.store.get_character(roller.guild_id, campaign.id, as_)
             if sheet.is_npc:
                 raise campaign.gm_only(N_("speak as an NPC"))
-            if sheet.owner_id == user:
+            if may_act_as(campaign, user, sheet):
                 return sheet, sheet.name
         raise UserError(
             tr(
@@ -386,43 +382,49 @@ def words_of(message: discord.Message, post: CharacterPost) -> str:
     return shown
 
 
-@app_commands.command(name="portrait", description="Set or remove a character's portrait")
-@app_commands.guild_only()
-@app_commands.describe(
-    url="An https link to the image (World Anvil or any image host)",
-    name="The character (default: your active one)",
-    remove="Remove the portrait",
-)
-@app_commands.autocomplete(name=ac.my_character)
-async def portrait(
-    interaction: discord.Interaction,
-    url: Link | None = None,
-    name: Name | None = None,
-    remove: bool = False,
-) -> None:
-    """On the /character group (cogs/characters.py): the portrait is part of the sheet."""
-    bot: WireBot = interaction.client  # type: ignore[assignment]
-    if (url is None) == (not remove):
-        raise UserError(tr("Give a link with url:, or remove:true to remove the portrait."))
-    roller = await load_roller(bot, interaction)
-    target = name or roller.sheet().name
-    character, checked = await bot.store.set_portrait(
-        roller.guild_id, roller.campaign.id, roller.user_id, target, None if remove else url
+class SheetPortrait:
+    """/character portrait, declared beside the posts that show the picture: a mixin the
+    Characters cog inherits (as Red composes a cog), since the portrait is part of the sheet."""
+
+    bot: WireBot
+
+    @app_commands.command(name="portrait", description="Set or remove a character's portrait")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        url="An https link to the image (World Anvil or any image host)",
+        name="The character (default: your active one)",
+        remove="Remove the portrait",
     )
-    if checked is None:
-        reply = tr("Removed {name}'s portrait.", name=inert(character.name))
-    else:
-        reply = tr(
-            "{name}'s portrait is set: it shows on the sheet, the rolls, the fight tracker "
-            "and `/say`.",
-            name=inert(character.name),
+    @app_commands.autocomplete(name=ac.my_character)
+    async def portrait(
+        self,
+        interaction: discord.Interaction,
+        url: Link | None = None,
+        name: Name | None = None,
+        remove: bool = False,
+    ) -> None:
+        bot = self.bot
+        if (url is None) == (not remove):
+            raise UserError(tr("Give a link with url:, or remove:true to remove the portrait."))
+        roller = await load_roller(bot, interaction)
+        target = name or roller.sheet().name
+        character, checked = await bot.store.set_portrait(
+            roller.guild_id, roller.campaign.id, roller.user_id, target, None if remove else url
         )
-        if checked.expires:
-            reply += "\n⚠️ " + tr(EXPIRES)
-    embed = discord.Embed(title=clip(inert(character.name), 256))
-    if character.portrait:
-        embed.set_thumbnail(url=character.portrait)
-    await interaction.response.send_message(reply, embed=embed, ephemeral=True)
+        if checked is None:
+            reply = tr("Removed {name}'s portrait.", name=inert(character.name))
+        else:
+            reply = tr(
+                "{name}'s portrait is set: it shows on the sheet, the rolls, the fight tracker "
+                "and `/say`.",
+                name=inert(character.name),
+            )
+            if checked.expires:
+                reply += "\n⚠️ " + tr(EXPIRES)
+        embed = discord.Embed(title=clip(inert(character.name), 256))
+        if character.portrait:
+            embed.set_thumbnail(url=character.portrait)
+        await interaction.response.send_message(reply, embed=embed, ephemeral=True)
 
 
 async def setup(bot: WireBot) -> None:

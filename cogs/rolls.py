@@ -27,7 +27,7 @@ from cogs.utils.rolling import (
 )
 from cogs.utils.text import inert
 from wire.check import Roll, resolve_check
-from wire.contest import resolve_contest
+from wire.contest import ContestResult, resolve_contest
 from wire.i18n import N_, tr
 from wire.sheet import Absent
 from wire.textcheck import clip
@@ -167,33 +167,10 @@ class Rolls(commands.Cog):
     ) -> None:
         roller = await load_roller(self.bot, interaction, npc)
         mine = await check_modifiers(self.bot, roller, attr, skill, attr_name, skill_name, mod)
-        if opponent:
-            other = await self.bot.store.get_character(
-                roller.guild_id, roller.campaign.id, opponent
-            )
-            opposing = Roller(
-                roller.campaign,
-                other,
-                other.name,
-                roller.user_id,
-                roller.guild_id,
-                roller.channel_id,
-            )
-            if opp_attr is None and not opp_attr_name:
-                opp_attr_name = attr_name  # the same attribute for both sides, unless named
-            if opp_skill is None and not opp_skill_name:
-                opp_skill_name = skill_name
-        else:
-            if opp_attr_name or opp_skill_name:
-                raise UserError(tr("Name the opponent to use names from their sheet."))
-            opposing = Roller(
-                roller.campaign,
-                None,
-                tr("Opponent"),
-                roller.user_id,
-                roller.guild_id,
-                roller.channel_id,
-            )
+        mine_names = (attr_name, skill_name)
+        opposing, opp_attr_name, opp_skill_name = await self._opposing(
+            roller, opponent, (opp_attr, opp_skill), (opp_attr_name, opp_skill_name), mine_names
+        )
         theirs = await check_modifiers(
             self.bot,
             opposing,
@@ -212,24 +189,14 @@ class Rolls(commands.Cog):
         passive_secret = npc_secret(roller.campaign, opposing.character, hidden=private)
 
         def build(reveal: bool) -> discord.Embed:
-            embed = contest_embed(
+            return labelled_contest_embed(
+                label,
                 roller.name,
                 opposing.name,
                 result,
                 active_secret=active_secret and not reveal,
                 passive_secret=passive_secret and not reveal,
             )
-            if label:
-                embed.title = clip(
-                    tr(
-                        "{label}: {active} vs {passive}",
-                        label=inert(label),
-                        active=inert(roller.name),
-                        passive=inert(opposing.name),
-                    ),
-                    EMBED_TITLE_MAX,
-                )
-            return embed
 
         embed, whole = table_embeds(
             roller, build, [(mine, active_secret), (theirs, passive_secret)]
@@ -263,6 +230,62 @@ class Rolls(commands.Cog):
         await deliver(
             self.bot, interaction, roller, embed, record, what=N_("contest"), gm_embed=whole
         )
+
+    async def _opposing(
+        self,
+        roller: Roller,
+        opponent: str | None,
+        numbers: tuple[int | None, int | None],
+        names: tuple[str | None, str | None],
+        mine: tuple[str | None, str | None],
+    ) -> tuple[Roller, str | None, str | None]:
+        """The contest's other side, and the attribute and skill names it rolls with: a named
+        opponent's sheet (with my stats' names where neither number nor name is given), or a
+        nameless Opponent, who rolls from numbers only."""
+        (opp_attr, opp_skill), (opp_attr_name, opp_skill_name) = numbers, names
+        if not opponent:
+            if opp_attr_name or opp_skill_name:
+                raise UserError(tr("Name the opponent to use names from their sheet."))
+            sheet, name = None, tr("Opponent")
+        else:
+            sheet = await self.bot.store.get_character(
+                roller.guild_id, roller.campaign.id, opponent
+            )
+            name = sheet.name
+            if opp_attr is None and not opp_attr_name:
+                opp_attr_name = mine[0]  # the same attribute for both sides, unless named
+            if opp_skill is None and not opp_skill_name:
+                opp_skill_name = mine[1]
+        opposing = Roller(
+            roller.campaign, sheet, name, roller.user_id, roller.guild_id, roller.channel_id
+        )
+        return opposing, opp_attr_name, opp_skill_name
+
+
+def labelled_contest_embed(
+    label: str | None,
+    active: str,
+    passive: str,
+    result: ContestResult,
+    *,
+    active_secret: bool,
+    passive_secret: bool,
+) -> discord.Embed:
+    """The contest's embed, titled with what the contest is when the roller named it."""
+    embed = contest_embed(
+        active, passive, result, active_secret=active_secret, passive_secret=passive_secret
+    )
+    if label:
+        embed.title = clip(
+            tr(
+                "{label}: {active} vs {passive}",
+                label=inert(label),
+                active=inert(active),
+                passive=inert(passive),
+            ),
+            EMBED_TITLE_MAX,
+        )
+    return embed
 
 
 async def setup(bot: WireBot) -> None:

@@ -23,8 +23,8 @@ from cogs.utils.discord_limits import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_
 from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table
+from cogs.utils.line_form import submitted
 from cogs.utils.rolling import actor_of
-from cogs.utils.sheet_edit import submitted
 from cogs.utils.text import inert
 from storage.models_advancement import MAX_AWARD, REASON_MAX
 from storage.rules_sessions import Session, SessionCondition, SessionRoll

@@ -7,6 +7,8 @@ restart too.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from wire.textcheck import clip
@@ -44,3 +46,20 @@ def line_form(
     )
     form.stop()
     return form
+
+
+def submitted(data: dict[str, Any] | None) -> dict[str, Any]:
+    """Each input's value by its custom id, in a submitted form (labels, action rows)."""
+    found: dict[str, Any] = {}
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if "components" in component:
+                walk(component["components"])
+            elif "component" in component:
+                walk([component["component"]])
+            elif "custom_id" in component:
+                found[component["custom_id"]] = component.get("value")
+
+    walk((data or {}).get("components") or [])
+    return found

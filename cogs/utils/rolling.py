@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.utils import MISSING
 
-from cogs.utils.again import OPTIONS_KEY, again_view, options_of
+from cogs.utils.actor import actor_of
+from cogs.utils.again import again_view
 from cogs.utils.discord_limits import EMBED_AUTHOR_MAX, EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import hidden_notice
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt
+from cogs.utils.replay import OPTIONS_KEY, options_of
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
-from storage.models import Actor, Campaign, RollRecord, RollState
+from storage.models import Campaign, RollRecord, RollState
 from wire import limits
 from wire.check import Modifier, stat_line
 from wire.degrees import Degrees
@@ -84,18 +86,6 @@ def npc_secret(campaign: Campaign, character: Character | None, *, hidden: bool 
         and character.is_npc
         and not campaign.show_npc_modifiers
         and not hidden
-    )
-
-
-def actor_of(interaction: discord.Interaction) -> Actor:
-    """The user as the store sees them: with Manage Server (or Administrator) they are a GM of
-    every campaign in the server. Discord sends the member's permissions with each interaction,
-    so a change of role counts from the next interaction on."""
-    permissions = interaction.permissions
-    return Actor(
-        interaction.user.id,
-        manages_guild=interaction.guild_id is not None
-        and (permissions.manage_guild or permissions.administrator),
     )
 
 

@@ -2,7 +2,7 @@
 
 Like Roll again it names only the roll's id (the roll log keeps the command and options), so
 it survives a restart. A press opens a form asking for the name, filled in with one made from
-the roll (its label, weapon or stats). The form is stateless like the sheet's (cogs/utils/
+the roll (its label, weapon or stats). The form is stateless like the sheet's (cogs/
 sheet_edit.py): its custom id names the roll, so it is stopped before it is sent and the
 QuickPlay cog answers its submit from `on_interaction` (`WireBot.add_form`), after a restart
 too; the submit checks everything again, as the name is checked when it arrives with /save
@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.utils.actor import actor_of
 from cogs.utils.errors import UserError
-from cogs.utils.line_form import line_form
+from cogs.utils.line_form import line_form, submitted
+from cogs.utils.replay import OPTIONS_KEY, own_roll
 from cogs.utils.text import inert
 from storage.errors import NotFound
 from storage.models import RollRecord
@@ -92,8 +94,6 @@ async def savable(
 ) -> tuple[RollRecord, dict[str, Any]]:
     """The logged roll and its command, if the presser may save it: their own roll, made by a
     character. Checked at the press and again at the form's submit."""
-    from cogs.utils.again import OPTIONS_KEY, own_roll
-
     record = await own_roll(
         bot,
         interaction,
@@ -123,9 +123,6 @@ def save_form(roll_id: int, name: str, character: str) -> discord.ui.Modal:
 async def answer_save_form(bot: WireBot, interaction: discord.Interaction, roll_id: int) -> None:
     """Save the roll under the name typed in the form; a bad name, a name the character's saved
     rolls already have, or the limit are refused with what to do."""
-    from cogs.utils.rolling import actor_of
-    from cogs.utils.sheet_edit import submitted
-
     record, command = await savable(bot, interaction, roll_id)
     typed = submitted(interaction.data).get(NAME_INPUT)
     typed = typed if isinstance(typed, str) else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cogs.advancement import REASON_INPUT
-from cogs.utils.sheet_edit import TEXT_ID
+from cogs.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_sheets import modal_text
 

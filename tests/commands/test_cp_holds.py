@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from cogs.advancement import REASON_INPUT
-from cogs.utils.sheet_edit import TEXT_ID
+from cogs.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of
 from tests.commands.test_sheets import modal_text
 

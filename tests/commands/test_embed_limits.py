@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import discord
 
-from cogs.characters import sheet_embed
 from cogs.help import help_embed
 from cogs.history import history_line
+from cogs.sheet import sheet_embed
 from cogs.utils import dice_expression
 from cogs.utils.embeds import (
     check_embed,

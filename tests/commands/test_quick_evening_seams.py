@@ -8,8 +8,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from cogs.sheet_edit import TEXT_ID
 from cogs.utils.save_button import NAME_INPUT
-from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of
 from tests.commands.test_combat import make_jaime
 from tests.commands.test_fights import fight_table, line_of

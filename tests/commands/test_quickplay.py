@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from cogs.sheet_edit import TEXT_ID
 from cogs.utils.save_button import NAME_INPUT
-from cogs.utils.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import any_attacks, fight_table

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cogs.utils.sheet_edit import TEXT_ID
+from cogs.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 from tests.commands.test_combat import make_goblin, make_jaime
 from tests.commands.test_fights import fight_table, tracker

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from simcord.backend.errors import SetupError
 
-from cogs.utils.sheet_edit import NEW_ID, TEXT_ID
+from cogs.sheet_edit import NEW_ID, TEXT_ID
 from storage.models import WIRE_ATTRIBUTES
 from tests.commands.conftest import embed_of, field
 from tests.discord_rules import autocomplete_problems, embed_problems

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from cogs.utils.sheet_edit import TEXT_ID
+from cogs.sheet_edit import TEXT_ID
 from tests.commands.conftest import embed_of, field
 
 NOT_YOURS = "Only Jaime's player or a GM can change Jaime or act for them."

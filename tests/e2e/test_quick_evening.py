@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from cogs.sheet_edit import TEXT_ID
 from cogs.utils.save_button import NAME_INPUT
-from cogs.utils.sheet_edit import TEXT_ID
 
 from .conftest import LaunchBot
 from .standin import (

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from cogs.utils.again import CLAIM_KEY, PRESS_KEY, rerun
-from cogs.utils.defence_odds import defence_odds_reply
+from cogs.quickplay.defence_odds import defence_odds_reply
+from cogs.sheet import sheet_embed
+from cogs.utils.actor import may_act_as
 from cogs.utils.discord_limits import BUTTON_LABEL_MAX, CHOICE_NAME_MAX
 from cogs.utils.errors import UserError
+from cogs.utils.replay import CLAIM_KEY, PRESS_KEY, rerun
 from cogs.utils.rolling import AttackLine, Roller, actor_of
 from cogs.utils.text import inert
 from storage.errors import NotFound
@@ -41,15 +44,15 @@ SELECT_MAX = 25
 ROW_WIDTH = 5
 ROWS = 5
 
-_TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?"
+TURN_TAIL = r":(?P<fight>[0-9]{1,19}):(?P<turn>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?"
 """The fight, the turn step plus one, and (for a copy of an NPC) the combatant acting; the
 combatant mark is optional, so ids made before it keep working."""
-WEAPON_ID = re.compile(r"wire:qw:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8})" + _TAIL)
-SAVED_ID = re.compile(r"wire:qs:(?P<saved>[0-9]{1,19})" + _TAIL)
-SAVED_SELECT_ID = re.compile(r"wire:qss:(?P<char>[0-9]{1,19})" + _TAIL)
+WEAPON_ID = re.compile(r"wire:qw:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8})" + TURN_TAIL)
+SAVED_ID = re.compile(r"wire:qs:(?P<saved>[0-9]{1,19})" + TURN_TAIL)
+SAVED_SELECT_ID = re.compile(r"wire:qss:(?P<char>[0-9]{1,19})" + TURN_TAIL)
 TARGET_ID = re.compile(
     r"wire:qt:(?P<char>[0-9]{1,19}):(?P<what>[0-9a-f]{8}|n-?[0-9]{1,3}_-?[0-9]{1,3}_-?[0-9]{1,3})"
-    r":(?P<mod>-?[0-9]{1,3})" + _TAIL + r":(?P<page>[0-9])"
+    r":(?P<mod>-?[0-9]{1,3})" + TURN_TAIL + r":(?P<page>[0-9])"
     r"(?::s(?P<step>[0-9]{1,9})a(?P<made>[0-9]{1,4}))?"
 )
 """A target menu; in a fight it ends with the step and the attacker's attack count it was made
@@ -57,7 +60,6 @@ for (`wire.fight.AttackClaim`), so it attacks once: the count moves with its fir
 SHEET_ID = re.compile(r"wire:qh:(?P<char>[0-9]{1,19})")
 DEFENCES_ID = re.compile(r"wire:qd:(?P<char>[0-9]{1,19})(?::c(?P<who>[0-9]{1,19}))?")
 PANEL_ID = re.compile(r"wire:qp:(?P<char>[0-9]{1,19})")
-END_ID = re.compile(r"wire:qe" + _TAIL)
 
 
 def weapon_hash(name: str) -> str:
@@ -119,8 +121,7 @@ async def check_press(
         raise UserError(
             tr("This character no longer exists, so its quick actions are gone.")
         ) from None
-    allowed = campaign.is_gm(actor) if character.is_npc else character.owner_id == actor
-    if not allowed:
+    if not may_act_as(campaign, actor, character):
         raise UserError(
             tr(
                 "These are {name}'s quick actions: only its player can use them. /panel shows "
@@ -201,20 +202,19 @@ def actions_view(
     saved: list[SavedRoll],
     turn: Turn = Turn(),
     *,
-    end_turn: bool = False,
+    tools: Sequence[discord.ui.DynamicItem[Any]] = (),
     extras: bool = True,
 ) -> discord.ui.View:
-    """Weapons (attack), saved rolls, and the sheet and defence odds (or End turn), in at most
-    five rows of five: saved rolls that do not fit as buttons become one select menu."""
+    """Weapons (attack), saved rolls, and the sheet and defence odds (or the `tools` a caller
+    adds: the turn ping's End turn), in at most five rows of five: saved rolls that do not fit
+    as buttons become one select menu."""
     view = discord.ui.View(timeout=None)
     row = 0
     for start in range(0, len(character.weapons), ROW_WIDTH):
         for weapon in character.weapons[start : start + ROW_WIDTH]:
             view.add_item(_button(WeaponButton(character.id, weapon.name, turn), row))
         row += 1
-    tools: list[discord.ui.DynamicItem[Any]] = []
-    if end_turn:
-        tools.append(EndTurnButton(turn))
+    tools = list(tools)
     if extras:
         tools += [SheetButton(character.id), DefencesButton(character.id, turn.who)]
     rows_left = ROWS - row - (1 if tools else 0)
@@ -671,8 +671,6 @@ class SheetButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], te
         return trc("button", "Sheet")
 
     async def answer(self, interaction: discord.Interaction, pressed: Pressed) -> None:
-        from cogs.characters import sheet_embed  # the sheet as /character show draws it
-
         await interaction.response.send_message(
             embed=sheet_embed(pressed.character), ephemeral=True
         )
@@ -727,50 +725,6 @@ class PanelButton(CharacterButton, discord.ui.DynamicItem[discord.ui.Button], te
         await send_panel(interaction, pressed.character, pressed.campaign)
 
 
-class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=END_ID):
-    pattern = END_ID
-
-    def __init__(self, turn: Turn) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=trc("button", "End turn"),
-                style=discord.ButtonStyle.success,
-                custom_id=f"wire:qe{turn.tail}",
-            )
-        )
-        self.turn = turn
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> EndTurnButton:
-        return cls(Turn.of(match))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.fights import end_turn  # the one place a turn is ended and announced
-
-        await _bot(interaction).tree.run(
-            interaction, lambda: end_turn(_bot(interaction), interaction, self.turn)
-        )
-
-
-async def turn_actions(bot: WireBot, fight: Fight) -> discord.ui.View | None:
-    """The turn ping's buttons for a player character's turn: its weapons, saved rolls, End
-    turn. None when an NPC (or no one) acts, or the sheet is gone."""
-    current: Combatant | None = fight.current()
-    if current is None or current.is_npc or current.character_id is None:
-        return None
-    try:
-        character = await bot.store.get_character_by_id(
-            fight.guild_id, fight.campaign_id, current.character_id
-        )
-    except NotFound:
-        return None
-    saved = await bot.store.saved_rolls(fight.guild_id, fight.campaign_id, character.id)
-    turn = Turn(fight.id, fight.step + 1)
-    return actions_view(character, saved, turn, end_turn=True, extras=False)
-
-
 ITEMS = (
     WeaponButton,
     TargetSelect,
@@ -779,7 +733,6 @@ ITEMS = (
     SheetButton,
     DefencesButton,
     PanelButton,
-    EndTurnButton,
 )
 
 

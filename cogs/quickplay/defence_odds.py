@@ -37,7 +37,7 @@ from wire.textcheck import clip
 
 if TYPE_CHECKING:
     from bot import WireBot
-    from cogs.utils.quick_actions import Pressed
+    from cogs.quickplay.panel import Pressed
 
 PROBE_TOTALS = (10, 15, 20)
 """The attack totals the odds are shown against when no fight gives real attackers."""

@@ -1,8 +1,8 @@
 """Quick play: saved rolls (/save, /r) and the action panel (/panel).
 
 A saved roll keeps a roll's command and options, never its numbers: /r calls that command
-again (`again.rerun`), so the sheet is read as it is now and the roll is logged, answered and
-offered Roll again like the typed one. The panel's buttons live in cogs/utils/quick_actions.py.
+again (`replay.rerun`), so the sheet is read as it is now and the roll is logged, answered and
+offered Roll again like the typed one. The panel's buttons live beside this, in panel.py.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.quickplay.panel import ITEMS, Pressed, acting_copy, roll_saved, send_panel
 from cogs.utils import autocomplete as ac
-from cogs.utils.again import OPTIONS_KEY
 from cogs.utils.errors import UserError
 from cogs.utils.options import Mod, Name
-from cogs.utils.quick_actions import ITEMS, Pressed, acting_copy, roll_saved, send_panel
+from cogs.utils.replay import OPTIONS_KEY
 from cogs.utils.rolling import Roller, load_roller
 from cogs.utils.save_button import FORM_ID, SaveButton, answer_save_form, saved_text
 from cogs.utils.text import inert
@@ -188,7 +188,3 @@ class QuickPlay(commands.Cog):
     async def panel(self, interaction: discord.Interaction, npc: Name | None = None) -> None:
         roller = await load_roller(self.bot, interaction, npc, as_npc=N_("open an NPC's panel"))
         await send_panel(interaction, _sheet(roller), roller.campaign, roller.name)
-
-
-async def setup(bot: WireBot) -> None:
-    await bot.add_cog(QuickPlay(bot))

@@ -6,6 +6,7 @@ the sheet and the submitted text is all the rest, so the bot keeps nothing per o
 form submitted after a restart still applies. discord.py would keep every opened form in memory
 until submitted (forever, for a form closed unsent), so each form is stopped before it is sent
 and the Characters cog answers its submit from `on_interaction` instead (`WireBot.add_form`).
+Opening the form (`open_sheet_form`) is here, with the button and its Fix it retry.
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.quickplay.panel import PanelButton
+from cogs.utils.actor import actor_of
 from cogs.utils.errors import UserError
-from cogs.utils.line_form import MODAL_TITLE_MAX
-from cogs.utils.quick_actions import PanelButton
+from cogs.utils.line_form import MODAL_TITLE_MAX, submitted
+from cogs.utils.text import inert
+from storage.models import Actor, Campaign, require_change
+from wire import i18n
 from wire.i18n import tr, trc
 from wire.sheet import Character
-from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX
+from wire.sheet_text import EXAMPLE, SHEET_TEXT_MAX, sheet_text, unwritable
 from wire.textcheck import clip
 
 if TYPE_CHECKING:
@@ -67,10 +72,7 @@ class EditButton(discord.ui.DynamicItem[discord.ui.Button], template=EDIT_ID):
         await bot.tree.run(interaction, lambda: self._press(bot, interaction))
 
     async def _press(self, bot: WireBot, interaction: discord.Interaction) -> None:
-        cog: Any = bot.get_cog("Characters")
-        if cog is None:
-            raise UserError(tr("The bot is restarting. Press the button again in a minute."))
-        await cog.open_form(interaction, self.campaign_id, self.character_id)
+        await open_sheet_form(bot, interaction, self.campaign_id, self.character_id)
 
 
 def carries(message: discord.Message, custom_id: str) -> bool:
@@ -135,23 +137,6 @@ def form_values(data: dict[str, Any] | None) -> tuple[str, bool]:
     return (text if isinstance(text, str) else ""), found.get(NEW_ID) is True
 
 
-def submitted(data: dict[str, Any] | None) -> dict[str, Any]:
-    """Each input's value by its custom id, in a submitted form (labels, action rows)."""
-    found: dict[str, Any] = {}
-
-    def walk(components: list[dict[str, Any]]) -> None:
-        for component in components:
-            if "components" in component:
-                walk(component["components"])
-            elif "component" in component:
-                walk([component["component"]])
-            elif "custom_id" in component:
-                found[component["custom_id"]] = component.get("value")
-
-    walk((data or {}).get("components") or [])
-    return found
-
-
 class RetryForm(discord.ui.View):
     """The form again, with the text that was refused, so fixing one typo costs no retyping.
 
@@ -185,7 +170,66 @@ class RetryForm(discord.ui.View):
         await self.bot.tree.run(interaction, lambda: self._retry(interaction))
 
     async def _retry(self, interaction: discord.Interaction) -> None:
-        cog: Any = self.bot.get_cog("Characters")
-        if cog is None:
-            raise UserError(tr("The bot is restarting. Press the button again in a minute."))
-        await cog.open_form(interaction, self.campaign_id, self.character_id, self.text)
+        await open_sheet_form(self.bot, interaction, self.campaign_id, self.character_id, self.text)
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise UserError(tr("Sheets live in a server: use the button there."))
+    return interaction.guild_id
+
+
+async def load_sheet(
+    bot: WireBot, interaction: discord.Interaction, campaign_id: int, character_id: int
+) -> tuple[Campaign, Character]:
+    """The campaign and the sheet a button or form names, in the interaction's guild."""
+    guild_id = guild_of(interaction)
+    campaign = await bot.store.get_campaign_by_id(guild_id, campaign_id)
+    return campaign, await bot.store.get_character_by_id(guild_id, campaign_id, character_id)
+
+
+def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """The one rule of who may change a sheet (storage.models.change_refusal), checked before a
+    form opens or a question is asked, so nobody is shown a dialog the store then refuses."""
+    require_change(
+        campaign,
+        actor,
+        name=character.name,
+        player_id=character.owner_id,
+        is_npc=character.is_npc,
+    )
+
+
+async def open_sheet_form(
+    bot: WireBot,
+    interaction: discord.Interaction,
+    campaign_id: int,
+    character_id: int,
+    text: str | None = None,
+) -> None:
+    """The sheet's form, with the sheet as text (or `text`, a refused one to fix)."""
+    campaign, character = await load_sheet(bot, interaction, campaign_id, character_id)
+    require_editor(campaign, character, actor_of(interaction))
+    if text is None:
+        bad = unwritable([*character.attributes, *character.skills])
+        if bad:
+            raise UserError(
+                tr(
+                    "{names}: a comma or semicolon in a name cannot go in the form. Change "
+                    "such stats with `/character set` and `/character remove`.",
+                    names=", ".join(inert(n) for n in bad[:5]),
+                )
+            )
+        advancement = await bot.store.get_advancement(guild_of(interaction), campaign_id)
+        text = sheet_text(character.attributes, character.skills, advancement.categories)
+        if len(text) > SHEET_TEXT_MAX:
+            raise UserError(
+                tr(
+                    "{name}'s sheet is {length} characters as text, more than the form's "
+                    "{most}. Change it with `/character set` and `/character remove`.",
+                    name=inert(character.name),
+                    length=i18n.number(len(text)),
+                    most=i18n.number(SHEET_TEXT_MAX),
+                )
+            )
+    await interaction.response.send_modal(sheet_form(character, text))
