@@ -9,7 +9,6 @@ schema, the export format, backups and the migrations policy.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from storage.errors import (
@@ -26,6 +25,7 @@ from storage.errors import (
 from storage.models import Campaign, CraftProject, PendingAction, RollRecord
 from storage.rules import RuleStore
 from storage.sqlite import SqliteStore
+from storage.urls import redacted
 
 DEFAULT_DATABASE = "data/wire.db"
 """The database when neither WIRE_DATABASE nor a path is given (relative to the working folder)."""
@@ -35,11 +35,6 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 def is_postgres(database: str | Path | None) -> bool:
     """Whether the database setting is a PostgreSQL URL (postgresql://... or postgres://...)."""
     return isinstance(database, str) and database.strip().startswith(POSTGRES_SCHEMES)
-
-
-def redacted(database: str) -> str:
-    """A database setting without the password a URL may hold, for messages and logs."""
-    return re.sub(r"(://[^:/@]*:).*@", r"\1***@", database)
 
 
 def sqlite_path(database: str | Path) -> Path:

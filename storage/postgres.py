@@ -41,7 +41,6 @@ from typing import Any
 
 import asyncpg
 
-from storage import redacted
 from storage.backend import BUSY, Params, Row, batch_or_each
 from storage.errors import Busy, StorageError, Unavailable
 from storage.faults import UNAVAILABLE, HostAlarm
@@ -50,6 +49,7 @@ from storage.postgres_schema import prepare_postgres
 from storage.rules import RuleStore
 from storage.schema import BUSY_TIMEOUT_S
 from storage.sql.postgres import ROLL_BATCH_FIELDS, compiled
+from storage.urls import redacted
 
 log = logging.getLogger("wire.storage")
 

@@ -10,6 +10,12 @@ def test_no_import_circle_among_the_cogs() -> None:
     assert circles == [], f"cogs modules import each other in a circle: {circles}"
 
 
+def test_no_import_circle_anywhere_in_the_house() -> None:
+    """The last one, storage <-> storage.postgres, went with storage/urls.py."""
+    circles = import_cycles(read_modules())
+    assert circles == [], f"modules import each other in a circle: {circles}"
+
+
 def test_cogs_utils_imports_no_feature_cog() -> None:
     modules = read_modules()
     reaching_up = {
