@@ -42,6 +42,7 @@ CACHED_TABLES = frozenset(
         "character_stats",
         "weapons",
         "active_characters",
+        "character_conditions",
     }
 )
 """The tables whose changes notify (migration 0003), the same as SQLite's cache_version's."""

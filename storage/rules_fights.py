@@ -234,6 +234,11 @@ class RuleFights:
                         "armour": entry.armour,
                     },
                 )
+                if entry.character_id is not None:  # its sheet's conditions come with it
+                    await tx.execute(
+                        "sheet_conditions_join_fight",
+                        {"fight_id": fight_id, "name_key": entry.name.casefold()},
+                    )
             return await self._running(tx, guild_id, fight_id)
 
     async def remove_combatant(
@@ -321,6 +326,7 @@ class RuleFights:
         borne = [Borne(c.id, e) for c in fight.combatants for e in c.effects]
         countdown = count_down(borne, event)
         for gone in countdown.ended:
+            await tx.execute("end_sheet_condition_of_effect", {"effect_id": gone.effect.id})
             await tx.execute("delete_effect", {"effect_id": gone.effect.id})
         for counted in countdown.counted:
             await tx.execute("count_down_effect", {"effect_id": counted.effect.id})
@@ -475,6 +481,7 @@ class RuleFights:
                     name=target.name,
                     effect=name,
                 )
+            await tx.execute("end_sheet_condition_of_effect", {"effect_id": found.id})
             await tx.execute("remove_effect", {"effect_id": found.id, "combatant_id": combatant_id})
             return await self._running(tx, guild_id, fight_id), found
 
@@ -486,6 +493,9 @@ class RuleFights:
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only(N_("end a fight"))
             await tx.execute("end_fight", {"fight_id": fight_id})
+            # A sheet's conditions counted in rounds end with the fight; those until removed
+            # stay on the sheet (their copies go with the fight).
+            await tx.execute("end_sheet_conditions_with_fight", {"fight_id": fight_id})
             await self._reset_after_fight(tx, fight_id)
             ended = await self._load_fight(tx, guild_id, fight_id)
             assert ended is not None
