@@ -28,6 +28,7 @@ from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.options import Name
 from cogs.utils.rolling import load_roller
 from cogs.utils.text import inert
+from cogs.utils.tracker import refresh_for_sheet
 from wire.conditions import CONDITION_MODIFIER, MAX_ROUNDS, Effect, Target, Timing, from_preset
 from wire.i18n import tr
 from wire.textcheck import clip
@@ -162,6 +163,9 @@ class Conditions(commands.GroupCog, group_name="condition"):
             f"{sheet_lasting_text(kept)}.",
             ephemeral=hidden or sheet.is_npc,
         )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, roller.channel_id, roller.campaign, sheet
+        )
 
     @app_commands.command(name="remove", description="Take a condition off a character")
     @app_commands.guild_only()
@@ -179,6 +183,9 @@ class Conditions(commands.GroupCog, group_name="condition"):
                 name=inert(sheet.name),
             ),
             ephemeral=gone.hidden or sheet.is_npc,
+        )
+        await refresh_for_sheet(
+            self.bot, roller.guild_id, roller.channel_id, roller.campaign, sheet
         )
 
     @app_commands.command(name="list", description="This campaign's named conditions")
