@@ -212,5 +212,5 @@ async def test_german(world, client_languages):
     )
     client_languages.set(world.bob, "de")
     refused = await put(world, world.bob, character="Jaime", name="Fokus")
-    assert "players_conditions:true" in refused.response.content
-    assert "Nur" in refused.response.content
+    assert refused.response.content.startswith("Nur ein Chronist")
+    assert "spieler_zustände:true" in refused.response.content
