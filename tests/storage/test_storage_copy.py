@@ -93,6 +93,10 @@ async def _fill(store: SqliteStore) -> None:
     await store.set_pending_message(GUILD, pending.id, CHANNEL, 987654321987654321)
     claimed = await store.create_pending(GUILD, campaign.id, "attack", {"x": 2}, expires)
     assert await store.claim_pending(GUILD, claimed.id)  # deleted: the largest id so far
+    # A sheet's condition, copied onto its combatant (source_id) as Ash joins the fight.
+    await store.add_sheet_condition(
+        GUILD, campaign.id, GM, "Ash", Effect(0, "Limping", None, -1, Target.DODGE, hidden=True)
+    )
     fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
     initiative = Initiative(Die(10, DieSource.TABLE), 1, 0)
     fight = await store.add_combatants(
@@ -194,7 +198,7 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        assert len(with_ids) == 18  # CP's, saved rolls', conditions', gear's and sessions' tables
+        assert len(with_ids) == 19  # CP's, saved rolls', conditions' (named, on sheets), gear's...
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "

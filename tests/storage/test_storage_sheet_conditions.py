@@ -29,7 +29,7 @@ async def table(store, make_campaign, make_character):
 
 
 async def test_a_condition_is_read_with_the_sheet_and_the_rolls_read(store, table) -> None:
-    campaign, ash, _goblin = table
+    campaign, _ash, _goblin = table
     _c, before = await store.roller_context(GUILD, CHANNEL, PLAYER)  # cached now
     assert before is not None and before.conditions == ()
     sheet, kept = await store.add_sheet_condition(GUILD, campaign.id, GM, "ash", blessed())
