@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from storage.errors import InvalidValue
@@ -90,9 +91,15 @@ _NONE = "[]"
 
 def sheet_conditions(text: str | None) -> tuple[Effect, ...]:
     """A sheet's conditions from their JSON column (storage/sql/common.py's `conditions`):
-    most sheets have none, and then nothing is parsed."""
+    most sheets have none, and then nothing is parsed; the same text read again (every roll
+    of a marked character reads its cached row anew) is parsed once (conditions are frozen)."""
     if not text or text == _NONE:
         return ()
+    return _parsed_conditions(text)
+
+
+@lru_cache(maxsize=1024)
+def _parsed_conditions(text: str) -> tuple[Effect, ...]:
     return tuple(
         Effect(
             id=i,
