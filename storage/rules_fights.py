@@ -16,6 +16,7 @@ from typing import Any
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
+    PLAYERS_CONDITIONS,
     Campaign,
     Combatant,
     Fight,
@@ -481,6 +482,11 @@ class RuleFights:
                     name=target.name,
                     effect=name,
                 )
+            if not campaign.is_gm(actor_id) and not campaign.players_conditions:
+                # One that came from the sheet is the GMs' to end, as on the sheet itself.
+                [(source,)] = await tx.fetch("effect_source", {"effect_id": found.id})
+                if source is not None:
+                    raise campaign.gm_only(PLAYERS_CONDITIONS)
             await tx.execute("end_sheet_condition_of_effect", {"effect_id": found.id})
             await tx.execute("remove_effect", {"effect_id": found.id, "combatant_id": combatant_id})
             return await self._running(tx, guild_id, fight_id), found
