@@ -214,3 +214,22 @@ async def test_german(world, client_languages):
     refused = await put(world, world.bob, character="Jaime", name="Fokus")
     assert refused.response.content.startswith("Nur ein Chronist")
     assert "spieler_zustände:true" in refused.response.content
+
+
+async def test_the_pings_buttons_count_a_sheets_condition_carried_into_the_fight(world):
+    await make_jaime(world)
+    await make_ser_carol(world)
+    await make_goblin(world)
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await put(world, alice, character="Jaime", name="Blessed", modifier=1, applies_to="attack")
+    await alice.slash(channel, "fight start", name="Ambush")
+    world.dice.push(15)
+    await bob.slash(channel, "fight join")
+    world.dice.push(12)
+    await alice.slash(channel, "fight add", npc="Goblin", count=1)
+    ping = (await alice.slash(channel, "fight next")).response  # Jaime's turn: Bob is pinged
+    assert ping.content.startswith("Round 1: **Jaime** (<@")
+    asked = await bob.click(ping, label="⚔️ Long sword")
+    world.dice.push(10, 3)  # 10 + 3 + 5 + 1 = 19
+    hit = embed_of(await bob.select(asked.response, ["Goblin"]))
+    assert field(hit, "Modifiers") == "Strength +3, Long swords +5, Blessed +1"
