@@ -7,7 +7,13 @@ carry), printed side by side as medians of call-by-call timings:
   (`wire.conditions.with_conditions`) and resolved, and the defence the defender's conditions
   change; the ten conditions are a mix of targets, so half apply and half are passed over;
 - the store: loading the running fight a roll reads (`running_fight`, on a SQLite file in a
-  temporary folder), five combatants, each with 0 or with 10 conditions.
+  temporary folder), five combatants, each with 0 or with 10 conditions;
+- a character's own conditions outside a fight (`/condition add`), read with the sheet by the
+  one read every roll makes (`roller_context`): as a roll pays it (the read cache warm, the
+  row turned into a sheet each time) and its SELECT uncached, for a sheet with 0 and with 10;
+  and beneath the table, that SELECT for a sheet with none without the conditions column and
+  with it, taken in turn call by call (what the column costs a roll of a character that has
+  none when the read cache misses; a warm cache runs no SQL at all).
 
 Then what almost every roll pays: asking a channel with no fight, as `running_fight` does now
 (a cached read) and as it did before (the same statement in a read transaction of its own),
@@ -62,6 +68,22 @@ def time_calls(call: Callable[[], object], rounds: int, reps: int) -> float:
     finally:
         gc.enable()
     return _median_us(samples)
+
+
+def interleaved(calls: dict[str, Callable[[], object]], count: int) -> dict[str, float]:
+    """Each call's median in µs, the calls taken in turn sample by sample (so a shared
+    machine's drift falls on all of them alike), the garbage collector off."""
+    samples: dict[str, list[int]] = {name: [] for name in calls}
+    gc.disable()
+    try:
+        for _ in range(count):
+            for name, call in calls.items():
+                start = time.perf_counter_ns()
+                call()
+                samples[name].append(time.perf_counter_ns() - start)
+    finally:
+        gc.enable()
+    return {name: _median_us(taken) for name, taken in samples.items()}
 
 
 def wire_rows(rounds: int, reps: int) -> list[tuple[str, float, float]]:
@@ -144,6 +166,74 @@ async def _no_fight_row(
     return cached, await _time_async(in_transaction, rounds, reps)
 
 
+async def _sheet_rows(rounds: int, reps: int) -> tuple[list[tuple[str, float, float]], str]:
+    import sqlite3
+
+    from storage import open_store
+    from storage.models import Actor
+    from storage.sql.sqlite import DIALECT, STATEMENTS
+
+    gm, guild, channel, plain_user, loaded_user = 1, 10, 20, 2, 3
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.db"
+        store = await open_store(path)
+        try:
+            campaign = await store.create_campaign(guild, "Bench", Actor(gm, manages_guild=True))
+            await store.bind_channel(guild, channel, campaign.id, gm)
+            for user, name in ((plain_user, "Plain"), (loaded_user, "Loaded")):
+                await store.create_character(
+                    guild, campaign.id, gm, name, owner_id=user,
+                    attributes={"Strength": 3}, skills={"Long swords": 5},
+                )  # fmt: skip
+                await store.set_active_character(guild, campaign.id, user, name)
+            for effect in conditions(MAX_CONDITIONS):
+                await store.add_sheet_condition(guild, campaign.id, gm, "Loaded", effect)
+
+            def params(user: int) -> dict[str, int]:
+                return {"guild_id": guild, "channel_id": channel, "user_id": user}
+
+            def cached(user: int) -> Callable[[], Awaitable[object]]:
+                return lambda: store.roller_context(guild, channel, user)
+
+            def uncached(user: int) -> Callable[[], Awaitable[object]]:
+                return lambda: store.backend.query("roller_context", params(user))
+
+            rows = [
+                (
+                    "a roll's sheet read, cache warm",
+                    await _time_async(cached(plain_user), rounds, reps),
+                    await _time_async(cached(loaded_user), rounds, reps),
+                ),
+                (
+                    "its SELECT, uncached (SQLite)",
+                    await _time_async(uncached(plain_user), rounds, reps),
+                    await _time_async(uncached(loaded_user), rounds, reps),
+                ),
+            ]
+        finally:
+            await store.close()
+        with_column = STATEMENTS["roller_context"]
+        without_column = with_column.replace(f", {DIALECT.conditions}", "")
+        assert without_column != with_column
+        conn = sqlite3.connect(path)
+        try:
+            figures = interleaved(
+                {
+                    "without": lambda: conn.execute(without_column, params(plain_user)).fetchall(),
+                    "with": lambda: conn.execute(with_column, params(plain_user)).fetchall(),
+                },
+                rounds * reps * 4,
+            )
+        finally:
+            conn.close()
+    note = (
+        f"the sheet SELECT of a character with no conditions: {figures['without']:.1f} µs "
+        f"without the conditions column, {figures['with']:.1f} µs with it "
+        f"(ratio {figures['with'] / figures['without']:.2f})"
+    )
+    return rows, note
+
+
 async def _time_async(call: Callable[[], Awaitable[object]], rounds: int, reps: int) -> float:
     samples: list[int] = []
     for _ in range(rounds):
@@ -162,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = wire_rows(args.rounds, args.reps)
     store_row, (cached, transaction) = asyncio.run(_store_row(args.rounds, max(1, args.reps // 20)))
     rows.append(store_row)
+    sheet_rows, note = asyncio.run(_sheet_rows(args.rounds, max(1, args.reps // 4)))
+    rows += sheet_rows
     width = max(len(name) for name, _, _ in rows)
     print(f"{'median per call':<{width}}  {'0 conditions':>14}  {'10 conditions':>14}")
     for name, none, ten in rows:
@@ -171,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"the same question in a read transaction (before) {transaction:.1f} µs; "
         f"ratio {transaction / cached:.1f}"
     )
+    print(note)
     return 0
 
 

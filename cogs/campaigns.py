@@ -88,6 +88,13 @@ def turns_line(campaign: Campaign) -> str:
     return f"{count}; {elsewhere}"
 
 
+def conditions_line(campaign: Campaign) -> str:
+    """Who puts conditions on characters outside a fight, as /campaign settings says."""
+    if campaign.players_conditions:
+        return tr("Conditions on characters: GMs, and players on their own.")
+    return tr("Conditions on characters: GMs only.")
+
+
 def language_line(campaign: Campaign) -> str:
     if not campaign.language:
         return tr(
@@ -244,6 +251,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         language="The language of every reply in this campaign (default: each player's own)",
         attacks_per_turn="Attacks a combatant makes in its own turn (default 1; 0: any number)",
         out_of_turn="Let players attack in another's turn (default off: only with a reaction)",
+        players_conditions="Let players put conditions on their own characters (default off)",
     )
     @app_commands.choices(language=language_choices())
     async def settings(
@@ -257,6 +265,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
         language: app_commands.Choice[str] | None = None,
         attacks_per_turn: AttacksPerTurn | None = None,
         out_of_turn: bool | None = None,
+        players_conditions: bool | None = None,
     ) -> None:
         given = (
             npc_take10,
@@ -266,12 +275,14 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             language,
             attacks_per_turn,
             out_of_turn,
+            players_conditions,
         )
         if all(value is None for value in given) and not clear_gm_channel:
             raise UserError(
                 tr(
                     "Nothing to change: give npc_take10, gm_channel, clear_gm_channel, "
-                    "npc_modifiers, npc_health, language, attacks_per_turn or out_of_turn."
+                    "npc_modifiers, npc_health, language, attacks_per_turn, out_of_turn or "
+                    "players_conditions."
                 )
             )
         if gm_channel is not None and clear_gm_channel:
@@ -289,6 +300,7 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
             language=None if language is None else _stored_language(language.value),
             attacks_per_turn=attacks_per_turn,
             out_of_turn_attacks=out_of_turn,
+            players_conditions=players_conditions,
         )
         speak_for(interaction)  # the languages as they are from now on
         adopt(campaign)
@@ -309,7 +321,9 @@ class Campaigns(commands.GroupCog, group_name="campaign"):
                 language=language_line(campaign),
             )
             + " "
-            + tr("In a fight's turn: {turns}.", turns=turns_line(campaign)),
+            + tr("In a fight's turn: {turns}.", turns=turns_line(campaign))
+            + " "
+            + conditions_line(campaign),
             ephemeral=True,
         )
 

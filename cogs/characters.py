@@ -40,10 +40,12 @@ from cogs.sheet_edit import (
     sheet_view,
 )
 from cogs.utils import autocomplete as ac
+from cogs.utils.conditions import sheet_conditions_field
 from cogs.utils.confirm import Confirm
 from cogs.utils.discord_limits import (
     CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
     EMBED_TITLE_MAX,
 )
 from cogs.utils.embeds import NEUTRAL
@@ -356,6 +358,11 @@ class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="cha
         embed = sheet_embed(character, active)
         await add_worth_field(self.bot, roller.campaign, roller.user_id, character, embed)
         await add_load_field(self.bot, roller.campaign, character, embed)
+        # Its conditions outside a fight; hidden ones only where GMs alone read (an NPC's).
+        if shown := sheet_conditions_field(character, gm=character.is_npc):
+            embed.add_field(
+                name=tr("Conditions"), value=clip(shown, EMBED_FIELD_VALUE_MAX), inline=False
+            )
         # The Panel button where the one asking plays the sheet: their active character, or
         # (GMs only see them) an NPC.
         panel = active or character.is_npc

@@ -324,7 +324,7 @@ class Combat(commands.Cog):
             await tell_ammunition(interaction, shot)
             return
         defender, blow = await self._defender(roller, fight, target, kind)
-        theirs = bearer(fight, blow.combatant_id) if blow is not None else ()
+        theirs = bearer(fight, blow.combatant_id) if blow is not None else defender.conditions
         base_damage = modified_damage(line.base, mine, theirs)
         damage_mods = damage_modifiers(mine, theirs)
         if blow is not None and is_replay(interaction):
@@ -751,7 +751,7 @@ class Combat(commands.Cog):
         fight = await store.get_fight(guild_id, payload.blow.fight_id) if payload.blow else None
         defence_mods = with_conditions(
             defence_modifiers(defender, defence),
-            bearer(fight, payload.blow.combatant_id if payload.blow else None),
+            bearer(fight, payload.blow.combatant_id) if payload.blow else defender.conditions,
             RollFor.defence(defence.value),
         )
         attack = roll_of(payload.attack)

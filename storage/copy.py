@@ -34,6 +34,7 @@ TABLES = (
     "characters",
     "character_stats",
     "weapons",
+    "character_conditions",
     "saved_rolls",
     "active_characters",
     "craft_projects",

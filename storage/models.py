@@ -95,6 +95,9 @@ class Campaign:
     sources lack: the table's); None: any number."""
     out_of_turn_attacks: bool = False
     """Whether a player's combatant may attack in another's turn (else only with a reaction)."""
+    players_conditions: bool = False
+    """Whether players may put conditions on their own characters outside a fight (else GMs
+    only; nobody but a GM ever on another's character or an NPC)."""
 
     @property
     def turn_rules(self) -> TurnRules:
@@ -167,6 +170,25 @@ def change_refusal(
     if is_npc or player_id is None:
         return campaign.gm_only(npc_action, name=name)
     return PermissionDenied(NOT_YOURS, name=name)
+
+
+PLAYERS_CONDITIONS = N_(
+    "put conditions on characters (a GM lets players put them on their own with "
+    "/campaign settings players_conditions:true)"
+)
+
+
+def condition_refusal(
+    campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
+) -> PermissionDenied | None:
+    """Who may put a condition on a character outside a fight, or take one off: a GM; a
+    player on their own character only, and only where the table lets players
+    (`Campaign.players_conditions`); never on another's character nor an NPC. One member of
+    `may_change`'s family: the change rule, then the table's setting."""
+    refusal = change_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
+    if refusal is None and not campaign.is_gm(user_id) and not campaign.players_conditions:
+        return campaign.gm_only(PLAYERS_CONDITIONS)
+    return refusal
 
 
 class Whose(TypedDict):

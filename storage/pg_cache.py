@@ -43,6 +43,7 @@ CACHED_TABLES = frozenset(
         "weapons",
         "active_characters",
         "fights",
+        "character_conditions",
     }
 )
 """The tables whose changes notify (migration 0003; fights since running_fight_cached), the same

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from storage.errors import InvalidValue
 from storage.models import Campaign, CraftProject, PendingAction, RollRecord, RollState
+from wire.conditions import Effect, Target, Timing
 from wire.sheet import Character, Weapon
 
 
@@ -54,6 +56,7 @@ def campaign_from_row(row: Sequence[Any]) -> Campaign:
         language=row[10],
         attacks_per_turn=row[11],
         out_of_turn_attacks=bool(row[12]),
+        players_conditions=bool(row[13]),
     )
 
 
@@ -79,6 +82,36 @@ def character_from_row(row: Sequence[Any]) -> Character:
         portrait=row[16],
         shield=bool(row[5]),
         notes=row[6],
+        conditions=sheet_conditions(row[17]),
+    )
+
+
+_NONE = "[]"
+
+
+def sheet_conditions(text: str | None) -> tuple[Effect, ...]:
+    """A sheet's conditions from their JSON column (storage/sql/common.py's `conditions`):
+    most sheets have none, and then nothing is parsed; the same text read again (every roll
+    of a marked character reads its cached row anew) is parsed once (conditions are frozen)."""
+    if not text or text == _NONE:
+        return ()
+    return _parsed_conditions(text)
+
+
+@lru_cache(maxsize=1024)
+def _parsed_conditions(text: str) -> tuple[Effect, ...]:
+    return tuple(
+        Effect(
+            id=i,
+            name=name,
+            rounds_left=rounds,
+            modifier=modifier,
+            applies_to=Target(applies_to),
+            stat=stat,
+            timing=Timing(timing),
+            hidden=bool(hidden),
+        )
+        for i, name, rounds, modifier, applies_to, stat, timing, hidden in json.loads(text)
     )
 
 

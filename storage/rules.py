@@ -62,6 +62,7 @@ from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_sessions import RuleSessions
 from storage.rules_spending import RuleSpending
+from storage.rules_sheet_conditions import RuleSheetConditions
 from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name
@@ -84,6 +85,7 @@ class RuleStore(
     RuleCharacters,
     RuleCrafting,
     RuleConditions,
+    RuleSheetConditions,
     RuleRolls,
     RuleStats,
     RuleTransfer,
@@ -319,6 +321,7 @@ class RuleStore(
         language: str | None = None,
         attacks_per_turn: int | None = None,
         out_of_turn_attacks: bool | None = None,
+        players_conditions: bool | None = None,
     ) -> Campaign:
         """Change settings; GMs only. None leaves a setting as it is; `language` is a language
         code ("de") every reply in the campaign speaks, or "" for each user's own again;
@@ -332,6 +335,7 @@ class RuleStore(
             limits.ATTACKS_PER_TURN.check(attacks_per_turn)
         flags = {
             "out_of_turn_attacks": out_of_turn_attacks,
+            "players_conditions": players_conditions,
             "show_npc_health": show_npc_health,
             "show_npc_modifiers": show_npc_modifiers,
             "npc_take10": npc_take10,

@@ -17,6 +17,7 @@ from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
     AttackTaken,
+    PLAYERS_CONDITIONS,
     Campaign,
     Combatant,
     Fight,
@@ -249,6 +250,11 @@ class RuleFights(_Needs):
                         "armour": entry.armour,
                     },
                 )
+                if entry.character_id is not None:  # its sheet's conditions come with it
+                    await tx.execute(
+                        "sheet_conditions_join_fight",
+                        {"fight_id": fight_id, "name_key": entry.name.casefold()},
+                    )
             return await self._running(tx, guild_id, fight_id)
 
     async def remove_combatant(
@@ -341,6 +347,8 @@ class RuleFights(_Needs):
     async def _end_effect(self, tx: Transaction, statement: str, params: dict[str, int]) -> None:
         """A condition ends (run out or cured): gone from its bearer, marked ended in the
         condition log that a session's recap reads."""
+        # A player character's condition that came from its sheet ends there too.
+        await tx.execute("end_sheet_condition_of_effect", {"effect_id": params["effect_id"]})
         await tx.execute(statement, params)
         await tx.execute("condition_log_ended", {"effect_id": params["effect_id"]})
 
@@ -533,6 +541,11 @@ class RuleFights(_Needs):
                     name=target.name,
                     effect=name,
                 )
+            if not campaign.is_gm(actor_id) and not campaign.players_conditions:
+                # One that came from the sheet is the GMs' to end, as on the sheet itself.
+                [(source,)] = await tx.fetch("effect_source", {"effect_id": found.id})
+                if source is not None:
+                    raise campaign.gm_only(PLAYERS_CONDITIONS)
             await self._end_effect(
                 tx, "remove_effect", {"effect_id": found.id, "combatant_id": combatant_id}
             )
@@ -546,6 +559,9 @@ class RuleFights(_Needs):
             if not campaign.is_gm(actor_id):
                 raise campaign.gm_only(N_("end a fight"))
             await tx.execute("end_fight", {"fight_id": fight_id})
+            # A sheet's conditions counted in rounds end with the fight; those until removed
+            # stay on the sheet (their copies go with the fight).
+            await tx.execute("end_sheet_conditions_with_fight", {"fight_id": fight_id})
             await self._reset_after_fight(tx, fight_id)
             ended = await self._load_fight(tx, guild_id, fight_id)
             assert ended is not None

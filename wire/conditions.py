@@ -268,6 +268,25 @@ def check_condition(effect: Effect) -> Effect:
     return replace(effect, name=name, stat=stat)
 
 
+def check_sheet_condition(effect: Effect) -> Effect:
+    """A condition put on a character outside a fight: as `check_condition`, and lasting until
+    removed or a number of rounds, which count down only once the character is in a fight (a
+    round is a fight's): "until someone's next turn" needs a fight, so it is refused here."""
+    if effect.timing is Timing.TURN or effect.until_id is not None:
+        raise RulesError(
+            tr("Outside a fight a condition lasts rounds or until removed, not until a turn.")
+        )
+    return check_condition(effect)
+
+
+def sheet_conditions_in_play(
+    sheet_conditions: Iterable[Effect], combatant: Iterable[Effect] | None
+) -> tuple[Effect, ...]:
+    """The conditions a character's roll counts: its combatant's where it is in the fight
+    (those came from its sheet as it joined, and count down there), else its sheet's."""
+    return tuple(sheet_conditions if combatant is None else combatant)
+
+
 # ---- the countdown ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Borne:
@@ -348,10 +367,12 @@ __all__ = [
     "applies",
     "best_defence_under",
     "check_condition",
+    "check_sheet_condition",
     "condition_modifiers",
     "count_down",
     "damage_modifiers",
     "from_preset",
     "modified_damage",
+    "sheet_conditions_in_play",
     "with_conditions",
 ]

@@ -18,6 +18,7 @@ in a note naming a close name the sheet does have, and a 0 is never silent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wire import names
 from wire.check import Modifier
@@ -26,6 +27,9 @@ from wire.errors import RulesError
 from wire.health import DamageKind, Health, permanent_health
 from wire.i18n import N_, tr
 from wire.sheet_text import near_name
+
+if TYPE_CHECKING:
+    from wire.conditions import Effect
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,10 @@ class Character:
     """Damage taken so far from HP, THP and WP; kept between fights until healed."""
     portrait: str | None = None
     """An https link to the character's picture (storage/portraits.py), or None."""
+    conditions: tuple[Effect, ...] = ()
+    """Conditions a GM put on the character outside a fight (wire/conditions.py): read with
+    the sheet, so a roll that reads the sheet has them without another query. Not part of an
+    export: they are the table's state, like health lost in a fight."""
 
     def health_maxima(self) -> tuple[int, int, int]:
         hp = self.hp_max

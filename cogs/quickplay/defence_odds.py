@@ -28,7 +28,7 @@ from storage.models import Campaign, Fight
 from wire import i18n
 from wire.check import Modifier
 from wire.combat import Defence, defence_chance
-from wire.conditions import Effect, RollFor, condition_modifiers
+from wire.conditions import Effect, RollFor, condition_modifiers, sheet_conditions_in_play
 from wire.i18n import tr
 from wire.odds import compute_odds
 from wire.sheet import Character, available_defences, best_attack, defence_modifiers
@@ -72,9 +72,12 @@ def defence_bonus(character: Character, defence: Defence) -> int:
     return sum(m.value for m in defence_modifiers(character, defence))
 
 
-def defence_odds_text(character: Character, name: str = "") -> str:
+def defence_odds_text(
+    character: Character, name: str = "", conditions: tuple[Effect, ...] = ()
+) -> str:
     """Each defence's bonus and its chance to stop an attack total of 10, 15 and 20 (the
-    attacker wins ties, so the defender needs more). `name`: the copy in a fight (Goblin 1)."""
+    attacker wins ties, so the defender needs more). `name`: the copy in a fight (Goblin 1);
+    `conditions`: the defender's, shown with them and, on the line below, without."""
     lines = [
         tr(
             "**{name}**: the odds of each defence against an attack total (a tie goes to the "
@@ -83,17 +86,35 @@ def defence_odds_text(character: Character, name: str = "") -> str:
         )
     ]
     for defence in available_defences(character):
-        bonus = defence_bonus(character, defence)
-        chances = ", ".join(
-            tr(
-                "{percent}% against {total}",
-                percent=_percent(compute_odds(bonus - vs, wins_ties=False).chance),
-                total=vs,
+        plain = defence_bonus(character, defence)
+        extra = condition_modifiers(conditions, RollFor.defence(defence.value))
+        bonus = plain + sum(m.value for m in extra)
+
+        def chances(bonus: int) -> str:
+            return ", ".join(
+                tr(
+                    "{percent}% against {total}",
+                    percent=_percent(compute_odds(bonus - vs, wins_ties=False).chance),
+                    total=vs,
+                )
+                for vs in PROBE_TOTALS
             )
-            for vs in PROBE_TOTALS
-        )
-        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances}")
+
+        lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances(bonus)}")
+        if extra:
+            lines.append(_without(extra, plain, chances(plain)))
     return "\n".join(lines)
+
+
+def _without(extra: tuple[Modifier, ...], plain: int, chances: str) -> str:
+    """The line under a defence that conditions change: which, and the chance without them."""
+    named = ", ".join(f"{inert(m.label)} {m.value:+d}" for m in extra)
+    return "  " + tr(
+        "with {conditions}; without: d20 {bonus}, {chances}",
+        conditions=named,
+        bonus=f"{plain:+d}",
+        chances=chances,
+    )
 
 
 async def fight_attackers(
@@ -177,16 +198,7 @@ def fight_odds_text(
 
         lines.append(f"{defence_name(defence)} (d20 {bonus:+d}): {chances(bonus)}")
         if extra:  # the chance with the conditions, and what it would be without them
-            named = ", ".join(f"{inert(m.label)} {m.value:+d}" for m in extra)
-            lines.append(
-                "  "
-                + tr(
-                    "with {conditions}; without: d20 {bonus}, {chances}",
-                    conditions=named,
-                    bonus=f"{plain:+d}",
-                    chances=chances(plain),
-                )
-            )
+            lines.append(_without(extra, plain, chances(plain)))
     return "\n".join(lines)
 
 
@@ -207,20 +219,21 @@ async def defence_odds_reply(
     fight = None
     if interaction.guild_id is not None and interaction.channel_id is not None:
         fight = await bot.store.running_fight(interaction.guild_id, interaction.channel_id)
+    gm = pressed.campaign.is_gm(actor_of(interaction))
+    member = fighter_of(fight, character.id, name or character.name)
+    borne = sheet_conditions_in_play(character.conditions, member.effects if member else None)
+    conditions = tuple(e for e in borne if gm or not e.hidden)
     if fight is None:
-        text = defence_odds_text(character, name)
+        text = defence_odds_text(character, name, conditions)
     else:
-        gm = pressed.campaign.is_gm(actor_of(interaction))
         attackers = await fight_attackers(bot, fight, character, pressed.campaign, gm=gm)
         takes10 = character.is_npc and pressed.campaign.npc_take10
-        member = fighter_of(fight, character.id, name or character.name)
-        conditions = tuple(e for e in (member.effects if member else ()) if gm or not e.hidden)
         text = (
             fight_odds_text(
                 character, fight, attackers, takes10=takes10, name=name, conditions=conditions
             )
             if attackers.shown
-            else defence_odds_text(character, name)
+            else defence_odds_text(character, name, conditions)
         )
         if attackers.hidden:
             text += "\n" + hidden_note(attackers.hidden)

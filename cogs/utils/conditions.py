@@ -24,9 +24,11 @@ from wire.conditions import (
     Target,
     Timing,
     condition_modifiers,
+    sheet_conditions_in_play,
     with_conditions,
 )
 from wire.i18n import tr, trn
+from wire.sheet import Character
 
 if TYPE_CHECKING:
     from bot import WireBot
@@ -90,6 +92,25 @@ def lasting_text(effect: Effect, *, until: str | None = None) -> str:
     return tr("until the fight ends")
 
 
+def sheet_lasting_text(effect: Effect) -> str:
+    """How long a condition on a sheet lasts, for the reply that puts it on: its rounds count
+    only in a fight, so the reply says so."""
+    if effect.rounds_left is not None:
+        return trn(
+            "for {n} round once in a fight (it ends with the fight)",
+            "for {n} rounds once in a fight (it ends with the fight)",
+            effect.rounds_left,
+        )
+    return tr("until removed (/condition remove)")
+
+
+def sheet_conditions_field(character: Character, *, gm: bool) -> str | None:
+    """The sheet's conditions the reader may see, one a line, for /character show; None when
+    it has none to show."""
+    shown = [condition_text(e) for e in character.conditions if gm or not e.hidden]
+    return "\n".join(shown) if shown else None
+
+
 def conditions_text(fight: Fight, combatant: Combatant, *, gm: bool) -> str:
     """Each condition of the combatant the reader may see, joined for its tracker row."""
     names = {c.id: c.name for c in fight.combatants}
@@ -126,10 +147,14 @@ def fighter_of(fight: Fight | None, character_id: int | None, name: str) -> Comb
 
 
 def effects_of(fight: Fight | None, roller: Roller) -> tuple[Effect, ...]:
-    """The conditions of the combatant the roller plays in `fight` (none outside it)."""
-    character_id = roller.character.id if roller.character is not None else None
-    member = fighter_of(fight, character_id, roller.name)
-    return member.effects if member is not None else ()
+    """The conditions of the combatant the roller plays in `fight`; outside it, those a GM
+    put on the roller's sheet (read with the sheet: no query of their own)."""
+    if roller.character is None:
+        return ()
+    member = fighter_of(fight, roller.character.id, roller.name)
+    return sheet_conditions_in_play(
+        roller.character.conditions, member.effects if member is not None else None
+    )
 
 
 async def roller_conditions(bot: WireBot, roller: Roller) -> tuple[Effect, ...]:

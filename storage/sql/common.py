@@ -22,13 +22,16 @@ class Dialect:
     """A JSON array (text) of character `ch`'s stats as [kind, name, value], in order."""
     weapons: str
     """A JSON array (text) of character `ch`'s weapons as [name, base, attribute, skill, kind]."""
+    conditions: str
+    """A JSON array (text) of character `ch`'s conditions outside a fight, in the order they
+    were put on, as [id, name, rounds, modifier, applies_to, stat, timing, hidden]."""
     imported_keys: str
     """A subquery: the texts of the JSON array `:keys` (an import's characters' name keys)."""
     shard_ids: str
     """A subquery: the integers of the JSON array `:shard_ids` (a process's shards)."""
 
 
-CAMPAIGN_WIDTH = 13
+CAMPAIGN_WIDTH = 14
 """Columns of a campaign's SELECT, where roller_context's character columns start."""
 
 ROLL_COLUMNS = """guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
@@ -51,7 +54,13 @@ HEALTH_COLUMNS = (
 )
 LOST_COLUMNS = ("hp_lost", "thp_lost", "wp_lost")
 HEALTH_VALUES = ("armour", "wp_max", "hp_max", "thp_max")
-CAMPAIGN_FLAGS = ("npc_take10", "show_npc_modifiers", "show_npc_health", "out_of_turn_attacks")
+CAMPAIGN_FLAGS = (
+    "npc_take10",
+    "show_npc_modifiers",
+    "show_npc_health",
+    "out_of_turn_attacks",
+    "players_conditions",
+)
 
 IMPORT_CHARACTERS_INTO = """
 INSERT INTO characters (campaign_id, name, name_key, owner_id, is_npc, shield, notes,
@@ -78,12 +87,12 @@ def statements(d: Dialect) -> dict[str, str]:
     """The portable catalogue in dialect `d`."""
     campaign_columns = f"""c.id, c.guild_id, c.name, c.npc_take10, c.gm_channel_id, c.is_default,
        {d.gm_ids}, c.show_npc_modifiers, c.show_npc_health, c.attribute_names,
-       c.language, c.attacks_per_turn, c.out_of_turn_attacks"""
+       c.language, c.attacks_per_turn, c.out_of_turn_attacks, c.players_conditions"""
     campaign = f"SELECT {campaign_columns}\n  FROM campaigns AS c\n"
     character_columns = f"""ch.id, ch.campaign_id, ch.name, ch.owner_id, ch.is_npc, ch.shield,
        ch.notes, {d.stats}, {d.weapons},
        ch.hp_max, ch.thp_max, ch.wp_max, ch.armour, ch.hp_lost, ch.thp_lost, ch.wp_lost,
-       ch.portrait"""
+       ch.portrait, {d.conditions}"""
     character = (
         f"SELECT {character_columns}\n  FROM characters AS ch\n"
         "  JOIN campaigns AS c ON c.id = ch.campaign_id\n"

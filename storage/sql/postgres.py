@@ -25,6 +25,9 @@ DIALECT = common.Dialect(
     weapons="""(SELECT coalesce(json_agg(json_build_array(w.name, w.base, w.attribute, w.skill,
                                                       w.kind) ORDER BY w.position), '[]')::text
           FROM weapons AS w WHERE w.character_id = ch.id)""",
+    conditions="""(SELECT coalesce(json_agg(json_build_array(k.id, k.name, k.rounds, k.modifier,
+                   k.applies_to, k.stat, k.timing, k.hidden) ORDER BY k.id), '[]')::text
+          FROM character_conditions AS k WHERE k.character_id = ch.id)""",
     imported_keys=_IMPORTED_KEYS,
     shard_ids="SELECT json_array_elements_text(:shard_ids::json)::bigint",
 )

@@ -23,6 +23,10 @@ DIALECT = common.Dialect(
     weapons="""(SELECT json_group_array(json_array(w.name, w.base, w.attribute, w.skill, w.kind))
           FROM (SELECT name, base, attribute, skill, kind FROM weapons
                  WHERE character_id = ch.id ORDER BY position) AS w)""",
+    conditions="""(SELECT json_group_array(json_array(k.id, k.name, k.rounds, k.modifier,
+                                                k.applies_to, k.stat, k.timing, k.hidden))
+          FROM (SELECT id, name, rounds, modifier, applies_to, stat, timing, hidden
+                  FROM character_conditions WHERE character_id = ch.id ORDER BY id) AS k)""",
     imported_keys=_IMPORTED_KEYS,
     shard_ids="SELECT value FROM json_each(:shard_ids)",
 )

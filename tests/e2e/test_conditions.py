@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import LaunchBot
 from .standin import CALLBACK_CHANNEL_MESSAGE, MANAGER_PERMISSIONS, Fakecord
+from .test_advancement import ARIA, BRAM, open_evening
 from .test_fight import GM, PLAYER_A, WAIT, Table, damage_of, set_the_table
 from .test_wirebot import assert_healthy, field, start_wire, stop_wire
 
@@ -87,3 +88,85 @@ async def test_conditions_change_the_rolls_and_end_on_their_turn(
     await table.shows(lambda: "Liegend" not in table.line("Goblin 2"), "Prone gone")
     assert_healthy(standin, bot)
     await stop_wire(bot)
+
+
+async def test_conditions_on_characters_outside_a_fight_in_two_languages(
+    standin: Fakecord, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    """A GM blesses Aria and lays the goblin low outside any fight: her attack and the goblin's
+    parry change by them, the sheet lists them, a stranger and a player without the table's
+    leave are refused (Bram reads German), the setting lets Aria mark herself, and a fight
+    takes Aria's conditions in and ends the one counted in rounds. Every reply is written to
+    WIRE_E2E_REPLIES (else beside the database) and read here."""
+    db = tmp_path / "wire.db"
+    bot, t = await open_evening(standin, launch_bot, db)
+    c = t.command
+    await c("character", {"name": "Aria"}, by=ARIA, sub="create")
+    for kind, stat, value in (("attribute", "Strength", 3), ("skill", "Swords", 5)):
+        await c("character", {kind: stat, "value": value}, by=ARIA, sub="set")
+    await c("character", {"weapon": "Sword", "base": 5, "attribute": "Strength",
+                          "skill": "Swords"}, by=ARIA, sub="weapon")  # fmt: skip
+    await c("character", {"name": "Bram"}, by=BRAM, sub="create")
+    await c("character", {"name": "Goblin", "npc": True}, sub="create")
+    await c("character", {"name": "Goblin", "attribute": "Strength", "value": 1}, sub="set")
+    await c("character", {"name": "Goblin", "skill": "Parry", "value": 2}, sub="set")
+
+    blessed = await c("condition", {"character": "Aria", "name": "Blessed", "modifier": 1,
+                      "applies_to": "attack"}, sub="add")  # fmt: skip
+    assert blessed.content == "**Aria**: Blessed +1 attacks, until removed (/condition remove)."
+    assert not blessed.ephemeral
+    hit = await c("attack", {"weapon": "Sword", "vs": 13, "roll": 6}, by=ARIA)
+    assert field(hit.embeds[0], "Modifiers") == "Strength +3, Swords +5, Blessed +1"
+    assert field(hit.embeds[0], "Total") == "**15** vs defence 13"
+
+    # Bram (a German client) may not mark Aria, nor himself while the table has not let him.
+    theirs = await c("condition", {"character": "Aria", "name": "Fluch"}, by=BRAM, sub="add")
+    assert theirs.ephemeral and theirs.content.startswith("Nur wer Aria spielt")
+    own = await c("condition", {"character": "Bram", "name": "Fokus"}, by=BRAM, sub="add")
+    assert own.ephemeral and "spieler_zustände:true" in own.content
+
+    # The GM, now in German, lays the goblin low, hidden: the table sees the parry, not why.
+    t.locales[GM] = "de"
+    low = await c("condition", {"character": "Goblin", "name": "Liegend", "modifier": -2,
+                  "applies_to": "parry", "hidden": True}, sub="add")  # fmt: skip
+    assert low.ephemeral
+    assert low.content == (
+        "**Goblin**: Liegend -2 Parieren (verdeckt), bis er entfernt wird (/zustand entfernen)."
+    )
+    hit = await c("attack", {"weapon": "Sword", "target": "Goblin", "roll": 6}, by=ARIA)
+    assert field(hit.embeds[0], "Total") == "**15** vs defence 11"  # 10 + 1 + 2 - 2
+    sheet = await c("character", {"name": "Aria"}, by=BRAM, sub="show")
+    assert field(sheet.embeds[0], "Zustände") == "Blessed +1 Angriffe"
+
+    settings = await c("campaign", {"players_conditions": True}, sub="settings")
+    assert "Spieler auf ihren eigenen" in settings.content
+    t.locales[GM] = "en-US"
+    mine = await c("condition", {"character": "Aria", "name": "Focused", "modifier": 1,
+                   "applies_to": "check", "rounds": 1}, by=ARIA, sub="add")  # fmt: skip
+    assert mine.content == (
+        "**Aria**: Focused +1 checks, for 1 round once in a fight (it ends with the fight)."
+    )
+
+    # Into a fight: Aria's conditions come along; the one in rounds ends with the fight.
+    started = await c("fight", {"name": "Ambush"}, sub="start")
+    await c("fight", {"initiative": 18}, by=ARIA, sub="join")
+
+    def aria_line() -> str:
+        text = standin.messages[started.message_id]["embeds"][0].get("description", "")
+        return next((line for line in text.splitlines() if "**Aria**" in line), "")
+
+    await standin.wait_for(
+        lambda: "Blessed +1 attacks" in aria_line() and "Focused +1 checks (1)" in aria_line(),
+        WAIT,
+        "Aria's conditions on the tracker",
+    )
+    t.write_text("tracker", aria_line())
+    await c("fight", sub="end")
+    after = await c("character", {"name": "Aria"}, by=ARIA, sub="show")
+    assert field(after.embeds[0], "Conditions") == "Blessed +1 attacks"
+    gone = await c("condition", {"character": "Aria", "name": "blessed"}, sub="remove")
+    assert gone.content == "Blessed on Aria has ended."
+    assert_healthy(standin, bot)
+    await stop_wire(bot)
+    replies = t.dump.read_text(encoding="utf-8")
+    assert "Liegend" in replies and "Gesegnet" not in replies

@@ -93,6 +93,10 @@ async def _fill(store: SqliteStore) -> None:
     await store.set_pending_message(GUILD, pending.id, CHANNEL, 987654321987654321)
     claimed = await store.create_pending(GUILD, campaign.id, "attack", {"x": 2}, expires)
     assert await store.claim_pending(GUILD, claimed.id)  # deleted: the largest id so far
+    # A sheet's condition, copied onto its combatant (source_id) as Ash joins the fight.
+    await store.add_sheet_condition(
+        GUILD, campaign.id, GM, "Ash", Effect(0, "Limping", None, -1, Target.DODGE, hidden=True)
+    )
     fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
     initiative = Initiative(Die(10, DieSource.TABLE), 1, 0)
     fight = await store.add_combatants(
