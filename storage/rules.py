@@ -61,8 +61,8 @@ from storage.rules_purse import RulePurse
 from storage.rules_rolls import RuleRolls
 from storage.rules_saved import RuleSaved
 from storage.rules_sessions import RuleSessions
-from storage.rules_spending import RuleSpending
 from storage.rules_sheet_conditions import RuleSheetConditions
+from storage.rules_spending import RuleSpending
 from storage.rules_stats import RuleStats
 from storage.rules_transfer import RuleTransfer
 from storage.validation import clean_attribute_names, clean_name

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
-    AttackTaken,
     PLAYERS_CONDITIONS,
+    AttackTaken,
     Campaign,
     Combatant,
     Fight,

@@ -259,6 +259,10 @@ class ConditionsNeeds(Store, Protocol):
     """storage/rules_conditions.py's `RuleConditions`."""
 
 
+class SheetConditionsNeeds(Store, Sheets, Protocol):
+    """storage/rules_sheet_conditions.py's `RuleSheetConditions`."""
+
+
 class CountersNeeds(Store, Sheets, Gear, Protocol):
     """storage/rules_counters.py's `RuleCounters`."""
 

@@ -97,10 +97,10 @@ class RuleRolls(_Needs):
             batch, self._roll_queue = self._roll_queue, []
             self.roll_batch_sizes[len(batch)] += 1
             try:
-                outcomes = await self.backend.insert_rolls([queued.params for queued in batch])
-                outcomes = [
+                inserted = await self.backend.insert_rolls([queued.params for queued in batch])
+                outcomes: list[int | Exception | StorageError] = [
                     await self._not_inserted(queued.record) if outcome is None else outcome
-                    for queued, outcome in zip(batch, outcomes, strict=True)
+                    for queued, outcome in zip(batch, inserted, strict=True)
                 ]
             except BaseException as exc:  # cancelled: nobody may wait forever
                 for queued in batch + self._roll_queue:

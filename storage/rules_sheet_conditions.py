@@ -9,8 +9,9 @@ there; wire/conditions.py holds what each field means and the limits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from storage.backend import Transaction
 from storage.errors import InvalidValue, NotFound
 from storage.models import Campaign, condition_refusal
 from storage.validation import clean_name
@@ -18,17 +19,17 @@ from wire.conditions import MAX_CONDITIONS, Effect, check_sheet_condition
 from wire.i18n import N_
 from wire.sheet import Character
 
+if TYPE_CHECKING:
+    from storage.rules_needs import SheetConditionsNeeds as _Needs
+else:
+    _Needs = object
 
-class RuleSheetConditions:
+
+class RuleSheetConditions(_Needs):
     """The sheet-condition methods of `RuleStore`."""
 
-    # Provided by RuleStore and its other parts.
-    _write: Any
-    _access: Any
-    _character_by_id: Any
-
     async def _condition_access(
-        self, tx: Any, guild_id: int, campaign_id: int, actor_id: int, character: str
+        self, tx: Transaction, guild_id: int, campaign_id: int, actor_id: int, character: str
     ) -> tuple[Campaign, Character]:
         """The campaign and the sheet, once `actor_id` may change the sheet's conditions
         (storage.models.condition_refusal says who)."""

@@ -200,8 +200,9 @@ async def test_copy_moves_every_row_and_ids_continue(filled: Path, postgres_data
             for table in TABLES
             if ("id",) in sqlite.execute(f"SELECT name FROM pragma_table_info('{table}')")
         ]
-        # CP's, saved rolls', conditions' (and their log), gear's and sessions' tables
-        assert len(with_ids) == 19
+        # CP's, saved rolls', conditions' (named, on sheets, and their log), gear's and
+        # sessions' tables
+        assert len(with_ids) == 20
         for table in with_ids:
             largest = sqlite.execute(
                 f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "
