@@ -55,6 +55,7 @@ from storage.rules_counters import RuleCounters
 from storage.rules_crafting import RuleCrafting
 from storage.rules_fights import RuleFights
 from storage.rules_gear import RuleGear
+from storage.rules_health import RuleHealth
 from storage.rules_incharacter import RuleInCharacter
 from storage.rules_ledger import RuleLedger
 from storage.rules_purse import RulePurse
@@ -76,6 +77,7 @@ class RuleStore(
     RuleLedger,
     RuleSpending,
     RuleFights,
+    RuleHealth,
     RuleGear,
     RulePurse,
     RuleCounters,

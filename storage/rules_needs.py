@@ -23,7 +23,7 @@ parameters.
 The parts, by the mixin that provides them: `Store` (storage/rules.py itself), `Sheets`
 (rules_characters), `Prices` (rules_advancement), `Ledger` (rules_ledger), `Gear`
 (rules_gear), `Purses` (rules_purse), `Counters` (rules_counters), `SavedRolls` (rules_saved),
-`Conditions` (rules_conditions), `Sessions` (rules_sessions).
+`Conditions` (rules_conditions), `Sessions` (rules_sessions), `Fights` (rules_fights).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from storage.backend import Backend, Transaction
-    from storage.models import Campaign
+    from storage.models import Campaign, Fight
     from storage.models_advancement import Advancement, LedgerEntry, Totals
     from storage.models_gear import GearSettings, Purse, PurseEntry
     from storage.rules_characters import _Access
@@ -271,8 +271,18 @@ class CraftingNeeds(Store, Protocol):
     """storage/rules_crafting.py's `RuleCrafting`."""
 
 
+class Fights(Protocol):
+    """RuleFights' (storage/rules_fights.py): the running fight."""
+
+    async def _running(self, tx: Transaction, guild_id: int, fight_id: int) -> Fight: ...
+
+
 class FightsNeeds(Store, Sheets, Counters, Protocol):
     """storage/rules_fights.py's `RuleFights`."""
+
+
+class HealthNeeds(Store, Sheets, Fights, Protocol):
+    """storage/rules_health.py's `RuleHealth`."""
 
 
 class GearNeeds(Store, Sheets, Purses, Counters, Protocol):
