@@ -1,5 +1,6 @@
-"""`python -m tests.wire.mutation_score` (the last step of `make mutate`): the mutation score of
-each file of wire/, read from mutmut's results in mutants/.
+"""`python -m tests.wire.mutation_score [FILE...]` (the last step of `make mutate`): the mutation
+score of each file of wire/ (or of the files named, as `make mutate MUTATE=...` ran them alone),
+read from mutmut's results in mutants/.
 
 A score is killed / mutants. "No tests" counts as not killed: a mutant no test runs is a gap like
 a survivor. Survivors named in docs/mutation.md (a backticked mutant name at the start of a list
@@ -14,6 +15,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,10 +49,21 @@ def verdict(code: int | None) -> str:
     return "not run" if code is None else "suspicious"
 
 
-def main() -> int:
+def results(files: Sequence[str] = ()) -> list[Path]:
+    """mutmut's result file of each mutated file of wire/, or of the `files` named only (paths
+    from the top of the tree, wire/fight.py): the others of a run limited to them never ran."""
     metas = sorted((MUTANTS / "wire").rglob("*.py.meta"))
+    if not files:
+        return metas
+    wanted = {Path(f).as_posix().removeprefix("./") for f in files}
+    return [m for m in metas if m.relative_to(MUTANTS).as_posix().removesuffix(".meta") in wanted]
+
+
+def main(files: Sequence[str] = ()) -> int:
+    metas = results(files)
     if not metas:
-        print("no results in mutants/: run `make mutate` first")
+        named = f" for {' '.join(files)}" if files else ""
+        print(f"no results in mutants/{named}: run `make mutate` first")
         return 1
     equivalent = equivalent_mutants()
     gaps: list[tuple[str, str]] = []
@@ -71,7 +84,7 @@ def main() -> int:
                 gaps.append((name, seen))
         totals.update(counts)
         print(_row(str(meta.relative_to(MUTANTS)).removesuffix(".meta"), counts))
-    print(_row("all of wire/", totals))
+    print(_row("all of wire/" if not files else "all named", totals))
     for name, seen in gaps:
         print(f"  {seen}: {name}")
     return 1 if gaps else 0
@@ -89,4 +102,4 @@ def _row(label: str, counts: Counter[str]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
