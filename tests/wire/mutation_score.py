@@ -60,6 +60,8 @@ def results(files: Sequence[str] = ()) -> list[Path]:
 
 
 def main(files: Sequence[str] = ()) -> int:
+    """Print the score per file and each gap; 1 while there is a gap. Without `files`, a file
+    none of whose mutants ran (a run limited to others by MUTATE) is named apart, not scored."""
     metas = results(files)
     if not metas:
         named = f" for {' '.join(files)}" if files else ""
@@ -67,12 +69,17 @@ def main(files: Sequence[str] = ()) -> int:
         return 1
     equivalent = equivalent_mutants()
     gaps: list[tuple[str, str]] = []
+    unrun: list[str] = []
     header = f"{'file':<20}{'mutants':>8}{'killed':>8}{'survived':>9}{'no tests':>9}"
     print(f"{header}{'equiv.':>8}{'score':>9}{'w/o equiv.':>12}")
     totals: Counter[str] = Counter()
     for meta in metas:
         codes = json.loads(meta.read_text())["exit_code_by_key"]
+        label = meta.relative_to(MUTANTS).as_posix().removesuffix(".meta")
         if not codes:
+            continue
+        if not files and all(code is None for code in codes.values()):
+            unrun.append(label)
             continue
         counts: Counter[str] = Counter()
         for name, code in codes.items():
@@ -83,10 +90,12 @@ def main(files: Sequence[str] = ()) -> int:
             if seen not in ("killed", "equivalent", "skipped"):
                 gaps.append((name, seen))
         totals.update(counts)
-        print(_row(str(meta.relative_to(MUTANTS)).removesuffix(".meta"), counts))
-    print(_row("all of wire/" if not files else "all named", totals))
+        print(_row(label, counts))
+    print(_row("all of wire/" if not files and not unrun else "all scored", totals))
     for name, seen in gaps:
         print(f"  {seen}: {name}")
+    if unrun:
+        print(f"not run (a run limited to other files): {', '.join(unrun)}")
     return 1 if gaps else 0
 
 

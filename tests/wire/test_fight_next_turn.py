@@ -24,11 +24,14 @@ def test_a_downed_combatant_is_passed_over_and_named() -> None:
     assert upcoming == NextTurn(state.member(3), 1, False, ("C2",))
 
 
-def test_passing_the_last_in_order_begins_the_next_round() -> None:
-    state = fight(member(1, 9, down=True), member(2, 8), member(3, 7), current=3, round_=4)
+def test_passing_the_last_in_order_begins_the_next_round_with_every_count_fresh() -> None:
+    fresh = (member(1, 9, down=True), member(2, 8), member(3, 7))
+    used = [replace(c, attacks=2, reaction=True) for c in fresh]
+    state = fight(*used, current=3, round_=4)
     assert state.next_turn() == NextTurn(state.member(2), 5, True, ("C1",))
     after = state.advanced(state.next_turn())
     assert (after.round, after.current_id, after.step) == (5, 2, 1)
+    assert after.combatants == fresh  # as they joined: no attack made, no reaction granted
 
 
 def test_the_first_turn_goes_to_the_first_standing_in_order() -> None:
