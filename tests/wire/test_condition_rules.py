@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.wire.refusals import refused
 from wire.check import Modifier
@@ -33,6 +35,8 @@ from wire.conditions import (
     modified_damage,
 )
 from wire.sheet import Character
+
+WIRE = settings.get_profile("wire")
 
 
 @pytest.mark.parametrize(
@@ -203,3 +207,39 @@ def test_what_ends_is_given_in_the_order_it_was_put_on_and_the_rest_count_on() -
         Borne(2, replace(starting.effect, rounds_left=1)),
     )
     assert count_down([starting], TurnEvent(2, 1)).kept == (starting,)
+
+
+TIMINGS = [Timing.END, Timing.START]
+
+
+@settings(WIRE)
+@given(
+    st.integers(1, 5),
+    st.lists(st.tuples(st.integers(0, 4), st.integers(1, 4), st.sampled_from(TIMINGS)), max_size=8),
+)
+def test_many_conditions_count_down_apart_each_on_its_own_bearers_turns(
+    people: int, given_: list[tuple[int, int, Timing]]
+) -> None:
+    """Conditions on several bearers at once: each ends on exactly its bearer's N-th turn end
+    (or beginning), whatever the others do, and never comes back."""
+    order = list(range(1, people + 1))
+    live = [
+        Borne(order[who % people], Effect(n, f"C{n}", rounds, -1, timing=timing))
+        for n, (who, rounds, timing) in enumerate(given_)
+    ]
+    due: dict[int, int] = {}
+    previous: int | None = None
+    for turn in range(people * 4 + 1):  # the fourth round's last turn ends
+        started = order[turn % people]
+        result = count_down(live, TurnEvent(previous, started))
+        for borne in result.ended:
+            assert borne.effect.id not in due  # ended once, never back
+            due[borne.effect.id] = turn
+        live = list(result.kept + result.counted)
+        previous = started
+    for n, (who, rounds, timing) in enumerate(given_):
+        bearer = order[who % people]
+        # a bearer's k-th turn begins at turn (bearer - 1) + (k - 1) * people and ends at the next
+        begins = (bearer - 1) + (rounds - 1) * people
+        assert due[n] == (begins if timing is Timing.START else begins + 1)
+    assert not live
