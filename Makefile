@@ -8,7 +8,7 @@ PIP := $(VENV)/bin/pip
 
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check --require-hashes
 
-.PHONY: run test lint format bench messages mutate clean invite sync lock docs FORCE
+.PHONY: run test lint format bench messages mutate mutate-score clean invite sync lock docs FORCE
 
 # Checked on every make: PYTHON is new enough (one line naming both versions if not), and .venv
 # was built by the same major.minor. The stamp holds that version and is rewritten only when it
@@ -101,17 +101,24 @@ bench: $(VENV)/.bench
 
 ## Mutation testing of wire/ against tests/wire (docs/mutation.md; not part of CI or `make test`):
 ## a fresh run of every mutant, then the score per file. Niced, two children: the machine is
-## shared. `make mutate MUTANTS='wire.health.*'` reruns only those mutants, keeping the rest.
+## shared. `make mutate MUTATE=wire/fight.py` (several files: MUTATE='wire/a.py wire/b.py') runs
+## only those files' mutants afresh and scores them alone; `make mutate MUTANTS='wire.health.*'`
+## reruns only those mutants, keeping the rest. `make mutate-score` prints the last run's score.
+MUTATE ?=
 MUTANTS ?=
+MUTATE_NAMES := $(foreach f,$(MUTATE),$(subst /,.,$(f:.py=)).*)
 mutate: $(VENV)/.mutate
 ifeq ($(strip $(MUTANTS)),)
 	rm -rf mutants
 else
 	rm -rf mutants/wire/locales  # mutmut copies a file that is not Python only once: fresh catalogues
 endif
-	nice -n 15 $(VENV)/bin/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)') > mutants.log 2>&1 \
-		|| { tail -c 2000 mutants.log; exit 1; }
-	$(PY) -m tests.wire.mutation_score
+	nice -n 15 $(VENV)/bin/mutmut run --max-children 2 $(foreach m,$(MUTANTS) $(MUTATE_NAMES),'$(m)') \
+		> mutants.log 2>&1 || { tail -c 2000 mutants.log; exit 1; }
+	$(PY) -m tests.wire.mutation_score $(MUTATE)
+
+mutate-score: $(VENV)/.dev
+	$(PY) -m tests.wire.mutation_score $(MUTATE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis mutants mutants.log

@@ -145,3 +145,18 @@ def test_the_version_make_needs_is_the_one_pyproject_claims():
     assert project["requires-python"] == ">={}.{}".format(*NEEDED)
     claimed = [c.rsplit(" ", 1)[1] for c in project["classifiers"] if "Python :: 3." in c]
     assert claimed[0] == "{}.{}".format(*NEEDED) and "3.13" in claimed
+
+
+def test_mutate_runs_and_scores_the_files_named_alone_or_reruns_the_mutants_named(project):
+    """`make mutate MUTATE=...` is a fresh run of those files' mutants (docs/mutation.md);
+    `MUTANTS=...` reruns mutmut's named mutants and keeps the rest of the last run."""
+    (project / "requirements-mutate.txt").write_text("")
+    files = make(project, "-n", "mutate", "MUTATE=wire/fight.py wire/conditions.py")
+    assert files.returncode == 0, files.stderr
+    lines = files.stdout.splitlines()
+    assert "rm -rf mutants" in lines
+    assert any("mutmut run --max-children 2 'wire.fight.*' 'wire.conditions.*'" in x for x in lines)
+    assert ".venv/bin/python -m tests.wire.mutation_score wire/fight.py wire/conditions.py" in lines
+    again = make(project, "-n", "mutate", "MUTANTS=wire.health.*").stdout.splitlines()
+    assert "rm -rf mutants" not in again
+    assert any("mutmut run --max-children 2 'wire.health.*'" in x for x in again)
