@@ -37,3 +37,18 @@ def test_a_sheet_carries_rounds_or_until_removed_never_until_a_turn() -> None:
         check_sheet_condition(Effect(3, "Loud", None, 11))
     with pytest.raises(RulesError):
         check_sheet_condition(Effect(3, "x" * 41, None, 1))
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        Effect(3, "Marked", None, -1, timing=Timing.TURN),  # a turn, whoever's
+        Effect(3, "Marked", 2, -1, timing=Timing.END, until_id=4),  # someone's turn, any timing
+    ],
+)
+def test_either_half_of_until_a_turn_is_refused_on_a_sheet_in_its_own_words(effect) -> None:
+    with pytest.raises(RulesError) as refused:
+        check_sheet_condition(effect)
+    assert str(refused.value) == (
+        "Outside a fight a condition lasts rounds or until removed, not until a turn."
+    )
