@@ -23,13 +23,14 @@ from cogs.utils.conditions import (
     condition_text,
     preset_text,
     sheet_lasting_text,
+    wanted_condition,
 )
 from cogs.utils.discord_limits import CONTENT_MAX
 from cogs.utils.options import Name
 from cogs.utils.rolling import load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import refresh_for_sheet
-from wire.conditions import CONDITION_MODIFIER, MAX_ROUNDS, Effect, Target, Timing, from_preset
+from wire.conditions import CONDITION_MODIFIER, MAX_ROUNDS, Effect, Target, Timing
 from wire.i18n import tr
 from wire.textcheck import clip
 
@@ -133,27 +134,16 @@ class Conditions(commands.GroupCog, group_name="condition"):
         hidden: bool = False,
     ) -> None:
         roller = await load_roller(self.bot, interaction)
-        preset = await self.bot.store.find_condition_preset(
-            roller.guild_id, roller.campaign.id, name
-        )
-        given = Effect(
-            0,
+        wanted = await wanted_condition(
+            self.bot,
+            roller,
             name,
-            rounds,
-            modifier or 0,
-            Target(applies_to.value) if applies_to else Target.ALL,
-            stat,
-            Timing(counted.value) if counted else Timing.END,
+            modifier=modifier,
+            applies_to=applies_to,
+            stat=stat,
+            rounds=rounds,
+            counted=counted,
             hidden=hidden,
-        )
-        wanted = from_preset(
-            given,
-            preset,
-            modifier=modifier is not None,
-            applies_to=applies_to is not None,
-            stat=stat is not None,
-            rounds=rounds is not None,
-            timing=counted is not None,
         )
         sheet, kept = await self.bot.store.add_sheet_condition(
             roller.guild_id, roller.campaign.id, roller.user_id, character, wanted

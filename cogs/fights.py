@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,6 +27,7 @@ from cogs.utils.conditions import (
     any_hidden,
     condition_text,
     lasting_text,
+    wanted_condition,
 )
 from cogs.utils.discord_limits import CONTENT_MAX, EMBED_FIELD_VALUE_MAX
 from cogs.utils.embeds import NEUTRAL
@@ -40,7 +40,7 @@ from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, trac
 from storage.errors import NotFound
 from storage.models import Campaign, Combatant, Fight, NewCombatant, TurnChange
 from wire import i18n, limits
-from wire.conditions import CONDITION_MODIFIER, Effect, Target, Timing, from_preset
+from wire.conditions import CONDITION_MODIFIER
 from wire.i18n import N_, tr, trc, trn
 from wire.initiative import roll_initiative
 from wire.textcheck import clip
@@ -464,31 +464,18 @@ class Fights(commands.GroupCog, group_name="fight"):
             raise UserError(
                 tr("Give rounds or until, not both: until ends it at that combatant's turn.")
             )
-        preset = await self.bot.store.find_condition_preset(
-            roller.guild_id, roller.campaign.id, name
-        )
-        given = Effect(
-            0,
+        wanted = await wanted_condition(
+            self.bot,
+            roller,
             name,
-            rounds,
-            modifier or 0,
-            Target(applies_to.value) if applies_to else Target.ALL,
-            stat,
-            Timing(counted.value) if counted else Timing.END,
-            waits_for.id if waits_for else None,
-            hidden,
+            modifier=modifier,
+            applies_to=applies_to,
+            stat=stat,
+            rounds=rounds,
+            counted=counted,
+            until_id=waits_for.id if waits_for else None,
+            hidden=hidden,
         )
-        wanted = from_preset(
-            given,
-            preset,
-            modifier=modifier is not None,
-            applies_to=applies_to is not None,
-            stat=stat is not None,
-            rounds=rounds is not None or waits_for is not None,
-            timing=counted is not None or waits_for is not None,
-        )
-        if waits_for is not None:
-            wanted = replace(wanted, timing=Timing.TURN)
         fight = await self.bot.store.add_effect(
             roller.guild_id,
             fight.id,

@@ -8,6 +8,7 @@ the bearer in a fight and renders.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from discord import app_commands
@@ -24,6 +25,7 @@ from wire.conditions import (
     Target,
     Timing,
     condition_modifiers,
+    from_preset,
     sheet_conditions_in_play,
     with_conditions,
 )
@@ -35,6 +37,48 @@ if TYPE_CHECKING:
 
 ConditionModifier = app_commands.Range[int, CONDITION_MODIFIER.low, CONDITION_MODIFIER.high]
 """A condition's modifier as a command option: Discord holds it to the rules' range."""
+
+
+async def wanted_condition(
+    bot: WireBot,
+    roller: Roller,
+    name: str,
+    *,
+    modifier: int | None,
+    applies_to: app_commands.Choice[str] | None,
+    stat: str | None,
+    rounds: int | None,
+    counted: app_commands.Choice[str] | None,
+    until_id: int | None = None,
+    hidden: bool = False,
+) -> Effect:
+    """The condition a command puts on (/fight effect on a combatant, /condition add on a
+    sheet): the options given, and the campaign's named condition of that name for the rest.
+    `until_id` (a combatant whose turn ends it) stands for rounds and their counting."""
+    preset = await bot.store.find_condition_preset(roller.guild_id, roller.campaign.id, name)
+    given = Effect(
+        0,
+        name,
+        rounds,
+        modifier or 0,
+        Target(applies_to.value) if applies_to else Target.ALL,
+        stat,
+        Timing(counted.value) if counted else Timing.END,
+        until_id,
+        hidden,
+    )
+    waits = until_id is not None
+    wanted = from_preset(
+        given,
+        preset,
+        modifier=modifier is not None,
+        applies_to=applies_to is not None,
+        stat=stat is not None,
+        rounds=rounds is not None or waits,
+        timing=counted is not None or waits,
+    )
+    return replace(wanted, timing=Timing.TURN) if waits else wanted
+
 
 TARGET_CHOICES = [
     app_commands.Choice(name="All rolls", value=Target.ALL.value),
