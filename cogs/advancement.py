@@ -36,7 +36,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.line_form import line_form, submitted
-from cogs.utils.options import Name, NameList
+from cogs.utils.options import Name, NameList, whole_number
 from cogs.utils.rolling import Roller, actor_of, load_roller
 from cogs.utils.text import inert
 from storage.errors import Busy, LedgerHolds, NotFound, StorageError
@@ -303,7 +303,8 @@ def _species(text: str) -> dict[str, int | None]:
     )
     changes: dict[str, int | None] = {}
     for name, word in _pairs(text, fix).items():
-        if word is not None and not word.lstrip("-").isdigit():
+        cost = None if word is None else whole_number(word)
+        if word is not None and cost is None:
             raise UserError(
                 tr(
                     "{name}: {cost} is not a number of CP. Write e.g. `Elf: 20`.",
@@ -311,7 +312,7 @@ def _species(text: str) -> dict[str, int | None]:
                     cost=inert(word),
                 )
             )
-        changes[name] = None if word is None else int(word)
+        changes[name] = cost
     return changes
 
 

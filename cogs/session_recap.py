@@ -24,6 +24,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table
 from cogs.utils.line_form import submitted
+from cogs.utils.options import whole_number
 from cogs.utils.rolling import actor_of
 from cogs.utils.text import inert
 from storage.models_advancement import MAX_AWARD, REASON_MAX
@@ -377,7 +378,8 @@ class RecapCog:
         session = await gm_session(self.bot, interaction, session_id)
         values = submitted(interaction.data)
         typed = str(values.get(AMOUNT_INPUT) or "").strip()
-        if not typed.lstrip("-").isdigit() or not 0 < abs(int(typed)) <= MAX_AWARD:
+        amount = whole_number(typed)
+        if amount is None or not 0 < abs(amount) <= MAX_AWARD:
             raise UserError(
                 tr(
                     "{amount} is not a number of CP: write e.g. 10 (1 to {most}).",
@@ -395,12 +397,12 @@ class RecapCog:
             session.guild_id,
             session.id,
             actor_of(interaction),
-            int(typed),
+            amount,
             clip(session.title, REASON_MAX),
             chosen,
         )
         lines = [
-            tr("{amount} CP: {reason}", amount=f"{int(typed):+d}", reason=inert(session.title))
+            tr("{amount} CP: {reason}", amount=f"{amount:+d}", reason=inert(session.title))
         ] + [f"- **{inert(sheet.name)}**: {totals_line(totals)}" for sheet, totals in done]
         secret = any(sheet.is_npc for sheet, _totals in done)
         await interaction.response.send_message(

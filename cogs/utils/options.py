@@ -7,6 +7,7 @@ every free-text option (`Name`, `Notes`) is checked by `FreeText` before the com
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -20,6 +21,15 @@ from wire.i18n import tr, trc
 from wire.limits import MAX_ATTRIBUTES, NAME_MAX, NOTES_MAX
 from wire.sheet_text import SHEET_TEXT_MAX
 from wire.textcheck import normal_text, text_problem
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def whole_number(text: str) -> int | None:
+    """A whole number typed into a form or a list ("10", "-5"), else None. Not `str.isdigit`:
+    that takes "²" and "５", and with `lstrip("-")` also "--5", all of which `int` refuses."""
+    text = text.strip()
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
 
 
 class TextRejected(UserError, app_commands.AppCommandError):

@@ -286,6 +286,9 @@ async def test_species_costs_count_into_the_sheets_worth(world, client_languages
     assert "No species has a cost here" in empty.response.content
     bad = await world.alice.slash(ch, "cp species", costs="Elf: lots")
     assert "lots is not a number of CP" in bad.response.content
+    for typo in ("--5", "²"):
+        bad = await world.alice.slash(ch, "cp species", costs=f"Elf: {typo}")
+        assert f"{typo} is not a number of CP" in bad.response.content
     listed = await world.alice.slash(ch, "cp species", costs="Human: 0, Elf: 20")
     assert listed.response.content.startswith("Species costs of Default: Elf: 20 CP, Human: 0 CP.")
     offered = await world.bob.autocomplete(ch, "character species", "species", "")

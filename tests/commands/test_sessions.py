@@ -201,6 +201,10 @@ async def test_played_ended_recapped_in_a_thread_and_cp_awarded_once(world, cloc
     assert recap.embeds[0].description == "We cleared the warrens."
     refused = await world.bob.click(recap, label="Award CP")
     assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    for typo in ("--5", "²", "ten"):  # refused in words, nothing awarded
+        form = await world.alice.click(recap, label="Award CP")
+        bad = await world.alice.submit_modal(form, {AMOUNT_INPUT: typo, NAMES_INPUT: "Ash"})
+        assert bad.response.ephemeral and "is not a number of CP" in bad.response.content
     form = await world.alice.click(recap, label="Award CP")
     awarded = await world.alice.submit_modal(form, {AMOUNT_INPUT: "10", NAMES_INPUT: "Ash"})
     assert awarded.response.content.splitlines()[0] == "+10 CP: Warrens"
