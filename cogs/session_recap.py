@@ -332,6 +332,14 @@ class RecapCog:
     async def post(self, interaction: discord.Interaction, session_id: int) -> None:
         """Post the recap as the GM wrote it in a thread of the session's channel."""
         session = await gm_session(self.bot, interaction, session_id)
+        if session.thread_id is not None:  # a second form, or a press after the post
+            raise UserError(
+                tr(
+                    "The recap of {title} is posted already, in <#{thread}>.",
+                    title=inert(session.title),
+                    thread=session.thread_id,
+                )
+            )
         text = str(submitted(interaction.data).get(RECAP_INPUT) or "")
         problem = text_problem(text, FORM_TEXT_MAX, multiline=True)
         if problem:

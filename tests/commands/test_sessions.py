@@ -196,7 +196,11 @@ async def test_played_ended_recapped_in_a_thread_and_cp_awarded_once(world, cloc
     form = await world.alice.click(draft, label="Edit and post")
     posted = await world.alice.submit_modal(form, {RECAP_INPUT: "We cleared the warrens."})
     assert "The recap is posted in <#" in posted.response.content
-    [thread] = world.channel.threads
+    again = await world.alice.submit_modal(
+        await world.alice.click(draft, label="Edit and post"), {RECAP_INPUT: "Twice?"}
+    )
+    assert again.response.ephemeral and "is posted already" in again.response.content
+    [thread] = world.channel.threads  # one thread, with the first recap
     recap = thread.last_message
     assert recap.embeds[0].description == "We cleared the warrens."
     refused = await world.bob.click(recap, label="Award CP")
