@@ -37,7 +37,7 @@ from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, table_language
 from cogs.utils.line_form import line_form, submitted
 from cogs.utils.options import Name, NameList, whole_number
-from cogs.utils.rolling import Roller, actor_of, load_roller
+from cogs.utils.rolling import Roller, actor_of, channel_fight, load_roller
 from cogs.utils.text import inert
 from storage.errors import Busy, LedgerHolds, NotFound, StorageError
 from storage.models_advancement import (
@@ -895,7 +895,7 @@ class CharacterPoints(commands.GroupCog, group_name="cp"):
         store = self.bot.store
         names: list[str | int] = [n.strip() for n in characters.split(",") if n.strip()]
         if everyone is not None and everyone.value == "fight":
-            fight = await store.running_fight(roller.guild_id, roller.channel_id)
+            fight = await channel_fight(self.bot, roller)
             if fight is None:
                 raise UserError(tr("No fight is running in this channel. /fight start begins one."))
             names += [c.character_id for c in fight.combatants if c.character_id and not c.is_npc]

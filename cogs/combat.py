@@ -56,6 +56,7 @@ from cogs.utils.rolling import (
     actor_of,
     add_missing_note,
     attack_line,
+    channel_fight,
     deliver,
     die_for,
     load_roller,
@@ -294,7 +295,7 @@ class Combat(commands.Cog):
         plain = roll is None and not take10 and not private and defence is None
         # The channel's fight, read once for the whole attack (its offer, target, turn and the
         # attacker's conditions, which count on an attack against a total given too).
-        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        fight = await channel_fight(self.bot, roller)
         if vs is None and target is None and plain:
             numbers = (strength, skill, base)
             if await offer_opponents(interaction, roller, fight, line, numbers, mod):

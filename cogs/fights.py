@@ -34,7 +34,7 @@ from cogs.utils.embeds import NEUTRAL
 from cogs.utils.errors import UserError
 from cogs.utils.language import adopt, for_table, language_name, table_language
 from cogs.utils.options import DieFace, Name
-from cogs.utils.rolling import Roller, actor_of, die_for, load_roller
+from cogs.utils.rolling import Roller, actor_of, channel_fight, die_for, load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import NextButton, refresh_tracker, shared_tracker, tracker_embed
 from storage.errors import NotFound
@@ -224,7 +224,7 @@ class Fights(commands.GroupCog, group_name="fight"):
         self.bot.remove_dynamic_items(NextButton, EndTurnButton)
 
     async def _fight(self, roller: Roller) -> Fight:
-        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        fight = await channel_fight(self.bot, roller)
         if fight is None:
             raise UserError(tr(NO_FIGHT))
         return fight

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from cogs.utils import autocomplete as ac
 from cogs.utils.options import Name
-from cogs.utils.rolling import load_roller
+from cogs.utils.rolling import channel_fight, load_roller
 from cogs.utils.text import inert
 from cogs.utils.tracker import health_line, pool_name, refresh_tracker
 from storage.models import HealthTarget
@@ -72,7 +72,7 @@ class Health(commands.GroupCog, group_name="health"):
     ) -> None:
         roller = await load_roller(self.bot, interaction)
         store = self.bot.store
-        fight = await store.running_fight(roller.guild_id, roller.channel_id)
+        fight = await channel_fight(self.bot, roller)
         member = fight.find(target) if fight is not None else None
         if member is not None:
             where = HealthTarget(combatant_id=member.id)
@@ -149,7 +149,7 @@ class Health(commands.GroupCog, group_name="health"):
             ),
             ephemeral=entry.is_npc and not roller.campaign.show_npc_health,
         )
-        fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+        fight = await channel_fight(self.bot, roller)
         if fight is not None:
             await refresh_tracker(self.bot, fight.guild_id, fight.id, roller.campaign)
 

@@ -191,6 +191,17 @@ def condition_refusal(
     return refusal
 
 
+@dataclass(frozen=True, slots=True)
+class RollerScene:
+    """What a roll reads before anything else, in one cached read: the channel's campaign, the
+    roller's active character, and whether the channel has a fight running (None: not known,
+    so ask `running_fight`). A channel without a fight then costs a roll no second read."""
+
+    campaign: Campaign
+    character: Character | None
+    in_fight: bool | None
+
+
 class Whose(TypedDict):
     """`change_refusal`'s keywords: the character asked about."""
 

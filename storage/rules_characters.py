@@ -17,6 +17,7 @@ from storage.models import (
     MAX_NPCS_PER_CAMPAIGN,
     NPCS_ARE_THE_GMS,
     Campaign,
+    RollerScene,
     require_change,
 )
 from storage.rows import campaign_from_row, character_from_row
@@ -565,13 +566,22 @@ class RuleCharacters(_Needs):
 
         One method so a backend can answer both in one round trip.
         """
+        scene = await self.roller_scene(guild_id, channel_id, user_id)
+        return scene.campaign, scene.character
+
+    async def roller_scene(self, guild_id: int, channel_id: int, user_id: int) -> RollerScene:
+        """`roller_context` and whether the channel has a fight running, in the one cached
+        read: a roll in a channel without a fight (most of them) then asks nothing more."""
         params = {"guild_id": guild_id, "channel_id": channel_id, "user_id": int(user_id)}
         rows = await self.backend.query("roller_context", params, cached=True)
         if not rows:  # a new server: its default campaign is made on first use
             campaign = await self.campaign_for_channel(guild_id, channel_id, user_id)
-            return campaign, await self.get_active_character(guild_id, campaign.id, user_id)
+            character = await self.get_active_character(guild_id, campaign.id, user_id)
+            return RollerScene(campaign, character, None)
         row = rows[0]
-        character = row[CAMPAIGN_WIDTH:]
-        return campaign_from_row(row[:CAMPAIGN_WIDTH]), (
-            character_from_row(character) if character[0] is not None else None
+        character = row[CAMPAIGN_WIDTH:-1]
+        return RollerScene(
+            campaign_from_row(row[:CAMPAIGN_WIDTH]),
+            character_from_row(character) if character[0] is not None else None,
+            row[-1] is not None,
         )

@@ -19,7 +19,7 @@ from cogs.utils import autocomplete as ac
 from cogs.utils.errors import UserError
 from cogs.utils.options import Mod, Name
 from cogs.utils.replay import OPTIONS_KEY
-from cogs.utils.rolling import Roller, load_roller
+from cogs.utils.rolling import Roller, channel_fight, load_roller
 from cogs.utils.save_button import FORM_ID, SaveButton, answer_save_form, saved_text
 from cogs.utils.text import inert
 from storage.errors import StorageError
@@ -177,7 +177,7 @@ class QuickPlay(commands.Cog):
         credited as Goblin 1, as /attack npc:Goblin 1 is), else the sheet."""
         fight = None
         if sheet.is_npc and roller.name != sheet.name:
-            fight = await self.bot.store.running_fight(roller.guild_id, roller.channel_id)
+            fight = await channel_fight(self.bot, roller)
         copy = acting_copy(fight, sheet, roller.name)
         return Pressed(roller.campaign, sheet, fight if copy else None, copy)
 

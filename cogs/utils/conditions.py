@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
-from cogs.utils.rolling import Roller, stat_modifiers
+from cogs.utils.rolling import Roller, channel_fight, stat_modifiers
 from cogs.utils.text import inert
 from storage.models import Combatant, Fight
 from wire.check import Modifier
@@ -206,7 +206,7 @@ async def roller_conditions(bot: WireBot, roller: Roller) -> tuple[Effect, ...]:
     is not in one): what a check, a contest or a defence adds from them."""
     if roller.character is None:
         return ()
-    return effects_of(await bot.store.running_fight(roller.guild_id, roller.channel_id), roller)
+    return effects_of(await channel_fight(bot, roller), roller)
 
 
 def damage_field(base: int, mods: Iterable[Modifier]) -> str:

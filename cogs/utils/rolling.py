@@ -23,7 +23,7 @@ from cogs.utils.language import adopt
 from cogs.utils.replay import OPTIONS_KEY, options_of
 from cogs.utils.text import inert, quoted
 from storage.errors import NotFound
-from storage.models import Campaign, RollRecord, RollState
+from storage.models import Campaign, Fight, RollRecord, RollState
 from wire import limits
 from wire.check import Modifier, stat_line
 from wire.degrees import Degrees
@@ -57,6 +57,8 @@ class Roller:
     user_id: int
     guild_id: int
     channel_id: int
+    in_fight: bool | None = None
+    """Whether the channel had a fight running when the roller was read (None: not known)."""
 
     def sheet(self) -> Character:
         if self.character is None:
@@ -107,7 +109,7 @@ async def load_roller(
         raise UserError(tr("WIRE commands work in a server channel, not in direct messages."))
     store = bot.store
     actor = actor_of(interaction)
-    name = None
+    name, in_fight = None, None
     if npc:
         campaign = await store.campaign_for_channel(
             interaction.guild_id, interaction.channel_id, actor
@@ -122,9 +124,8 @@ async def load_roller(
                 tr("{name} is a player character, not an NPC.", name=inert(character.name))
             )
     else:
-        campaign, character = await store.roller_context(
-            interaction.guild_id, interaction.channel_id, actor
-        )
+        scene = await store.roller_scene(interaction.guild_id, interaction.channel_id, actor)
+        campaign, character, in_fight = scene.campaign, scene.character, scene.in_fight
     adopt(campaign)
     name = name or (character.name if character else interaction.user.display_name)
     return Roller(
@@ -134,7 +135,16 @@ async def load_roller(
         actor,
         interaction.guild_id,
         interaction.channel_id,
+        in_fight,
     )
+
+
+async def channel_fight(bot: WireBot, roller: Roller) -> Fight | None:
+    """The roller's channel's running fight, if any: no read at all where the roller's own
+    read saw none (`Roller.in_fight`), which is where most rolls are made."""
+    if roller.in_fight is False:
+        return None
+    return await bot.store.running_fight(roller.guild_id, roller.channel_id)
 
 
 async def npc_sheet(

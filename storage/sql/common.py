@@ -230,7 +230,9 @@ ON CONFLICT (character_id, name_key) DO UPDATE
         "  JOIN characters AS ch ON ch.id = a.character_id AND ch.campaign_id = a.campaign_id\n"
         "  JOIN campaigns AS c ON c.id = ch.campaign_id\n"
         " WHERE a.campaign_id = :campaign_id AND a.user_id = :user_id AND c.guild_id = :guild_id",
-        "roller_context": f"SELECT {campaign_columns},\n       {character_columns}\n"
+        "roller_context": f"SELECT {campaign_columns},\n       {character_columns},\n"
+        "       (SELECT f.id FROM fights AS f WHERE f.guild_id = :guild_id\n"
+        "           AND f.channel_id = :channel_id AND f.ended_at IS NULL)\n"
         "  FROM campaigns AS c\n"
         "  LEFT JOIN active_characters AS a ON a.campaign_id = c.id AND a.user_id = :user_id\n"
         "  LEFT JOIN characters AS ch ON ch.id = a.character_id "

@@ -75,3 +75,37 @@ async def test_a_fight_started_or_ended_elsewhere_is_seen_and_no_fight_is_cached
         assert await seen(store, the_new_one)
     finally:
         await other.close()
+
+
+async def test_the_rollers_read_says_whether_the_channel_has_a_fight(
+    store: RuleStore, store_database: str, make_campaign
+) -> None:
+    """A roll in a channel without a fight asks nothing more than its roller's read
+    (`roller_scene`), so that read must follow fights started and ended by any process, in
+    its own channel only."""
+    campaign = await make_campaign(channel_id=CHANNEL)
+    other = await open_store(store_database)
+    try:
+        scene = await store.roller_scene(GUILD, CHANNEL, GM)
+        assert (scene.campaign.id, scene.in_fight) == (campaign.id, False)
+        misses = store.backend.cache_misses
+        assert (await store.roller_scene(GUILD, CHANNEL, GM)).in_fight is False
+        assert store.backend.cache_misses == misses  # one cached read, and nothing else
+
+        fight = await other.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+
+        async def in_fight() -> bool:
+            return (await store.roller_scene(GUILD, CHANNEL, GM)).in_fight is True
+
+        assert await seen(store, in_fight)
+        elsewhere = await store.roller_scene(GUILD, CHANNEL + 1, GM)
+        assert elsewhere.in_fight is None  # a new server's first read: not known, so asked
+        assert (await store.roller_scene(GUILD, CHANNEL + 1, GM)).in_fight is False
+        await other.end_fight(GUILD, fight.id, GM)
+
+        async def over() -> bool:
+            return (await store.roller_scene(GUILD, CHANNEL, GM)).in_fight is False
+
+        assert await seen(store, over)
+    finally:
+        await other.close()
