@@ -38,7 +38,13 @@ from pathlib import Path
 
 from storage.backend import WHOLE_STORE, Backend, Transaction
 from storage.errors import InvalidValue, NameTaken, NotFound, PermissionDenied
-from storage.models import LANGUAGE_CODE, MAX_CAMPAIGNS_PER_GUILD, Campaign, manages_guild
+from storage.models import (
+    LANGUAGE_CODE,
+    MAX_CAMPAIGNS_PER_GUILD,
+    Campaign,
+    RollerScene,
+    manages_guild,
+)
 from storage.rows import campaign_from_row, json_text
 from storage.rules_advancement import RuleAdvancement
 from storage.rules_characters import RuleCharacters
@@ -107,6 +113,8 @@ class RuleStore(
         self._roll_flusher: asyncio.Task[None] | None = None
         self.roll_batch_sizes: Counter[int] = Counter()
         """How many roll-log rows each group commit held: the benchmark prints its spread."""
+        self._scenes: dict[tuple[int, int, int], tuple[object, RollerScene]] = {}
+        """Rollers' reads as parsed (`roller_scene`), each with the cached rows it came from."""
 
     @property
     def path(self) -> Path | None:

@@ -66,6 +66,10 @@ def _with(
     return attributes, skills
 
 
+SCENES_KEPT = 4096
+"""Parsed roller reads kept (`roller_scene`); past it they are dropped and parsed anew."""
+
+
 class _Access(NamedTuple):
     """Who may change a character: read inside the transaction that changes it."""
 
@@ -90,6 +94,8 @@ class _Access(NamedTuple):
 
 class RuleCharacters(_Needs):
     """The character methods of `RuleStore`."""
+
+    _scenes: dict[tuple[int, int, int], tuple[object, RollerScene]]
 
     async def _access(
         self,
@@ -578,10 +584,20 @@ class RuleCharacters(_Needs):
             campaign = await self.campaign_for_channel(guild_id, channel_id, user_id)
             character = await self.get_active_character(guild_id, campaign.id, user_id)
             return RollerScene(campaign, character, None)
+        # The same cached rows as last time are the same scene: parsing the sheet's stats and
+        # weapons anew cost a roll about as much as the read (records are frozen).
+        key = (guild_id, channel_id, int(user_id))
+        seen = self._scenes.get(key)
+        if seen is not None and seen[0] is rows:
+            return seen[1]
         row = rows[0]
-        character = row[CAMPAIGN_WIDTH:-1]
-        return RollerScene(
+        sheet = row[CAMPAIGN_WIDTH:-1]
+        scene = RollerScene(
             campaign_from_row(row[:CAMPAIGN_WIDTH]),
-            character_from_row(character) if character[0] is not None else None,
+            character_from_row(sheet) if sheet[0] is not None else None,
             row[-1] is not None,
         )
+        if len(self._scenes) >= SCENES_KEPT:
+            self._scenes.clear()
+        self._scenes[key] = (rows, scene)
+        return scene

@@ -254,3 +254,21 @@ async def test_roller_context_is_the_channel_campaign_and_the_active_character(
     # Another guild's channel of the same id is bound to nothing there: its own default.
     elsewhere, none = await store.roller_context(OTHER_GUILD, 8, PLAYER)
     assert elsewhere.guild_id == OTHER_GUILD and elsewhere.id != bound.id and none is None
+
+
+async def test_a_rollers_read_is_parsed_once_and_follows_every_change(
+    store: SqliteStore, make_campaign, make_character
+) -> None:
+    """Every roll reads its roller: the sheet is parsed once while nothing changed, and a
+    change to it (or to the campaign) is in the next roll's read."""
+    campaign = await make_campaign(channel_id=8)
+    await make_character(campaign, "Ash", weapons=[SABRE])
+    await store.set_active_character(GUILD, campaign.id, PLAYER, "Ash")
+    first = await store.roller_scene(GUILD, 8, PLAYER)
+    assert await store.roller_scene(GUILD, 8, PLAYER) is first
+    await store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", 4)
+    changed = await store.roller_scene(GUILD, 8, PLAYER)
+    assert changed.character is not None and changed.character.skills == {"Parry": 4}
+    assert first.character is not None and first.character.skills == {}
+    await store.update_campaign(GUILD, campaign.id, GM, npc_take10=False)
+    assert (await store.roller_scene(GUILD, 8, PLAYER)).campaign.npc_take10 is False
