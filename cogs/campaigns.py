@@ -89,7 +89,7 @@ def turns_line(campaign: Campaign) -> str:
 
 
 def conditions_line(campaign: Campaign) -> str:
-    """Who puts conditions on characters outside a fight, as /campaign settings says."""
+    """Who puts conditions on characters (on sheets and in fights), as /campaign settings says."""
     if campaign.players_conditions:
         return tr("Conditions on characters: GMs, and players on their own.")
     return tr("Conditions on characters: GMs only.")

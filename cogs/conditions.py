@@ -160,7 +160,7 @@ class Conditions(commands.GroupCog, group_name="condition"):
     @app_commands.command(name="remove", description="Take a condition off a character")
     @app_commands.guild_only()
     @app_commands.describe(character="Who bears it", name="The condition's name")
-    @app_commands.autocomplete(character=ac.my_character)
+    @app_commands.autocomplete(character=ac.my_character, name=ac.sheet_conditions)
     async def remove(self, interaction: discord.Interaction, character: Name, name: Name) -> None:
         roller = await load_roller(self.bot, interaction)
         sheet, gone = await self.bot.store.remove_sheet_condition(

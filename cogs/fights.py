@@ -502,7 +502,7 @@ class Fights(commands.GroupCog, group_name="fight"):
     @app_commands.command(name="cure", description="End a condition on a combatant now")
     @app_commands.guild_only()
     @app_commands.describe(combatant="Who has it", name="The condition's name")
-    @app_commands.autocomplete(combatant=ac.combatant_names)
+    @app_commands.autocomplete(combatant=ac.combatant_names, name=ac.combatant_effects)
     async def cure(self, interaction: discord.Interaction, combatant: Name, name: Name) -> None:
         roller = await load_roller(self.bot, interaction)
         fight = await self._fight(roller)

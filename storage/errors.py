@@ -133,7 +133,7 @@ class GmOnly(PermissionDenied):
     """A GMs-only action. It knows who the GMs are, so every such refusal names them and says
     how to get the role; the bot shows the campaign's name inert and the GMs as mentions.
 
-    `action` is an English template marked with N_ ("put effects on {name}"), `names` its
+    `action` is an English template marked with N_ ("remove {name} from the fight"), `names` its
     values: names of the table's own (a combatant's), which the bot shows inert."""
 
     def __init__(

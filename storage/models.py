@@ -124,8 +124,8 @@ class Campaign:
     def gm_only(self, action: str, /, **names: str) -> GmOnly:
         """The error for a GMs-only action: it names the GMs and how to get the role.
 
-        `action` is a template marked with N_, `names` the names it holds ("put effects on
-        {name}", name=...), so it is translated with the names shown as they are."""
+        `action` is a template marked with N_, `names` the names it holds ("remove {name}
+        from the fight", name=...), so it is translated with the names shown as they are."""
         return GmOnly(self.name, self.gm_ids, action, names)
 
 
@@ -181,10 +181,11 @@ PLAYERS_CONDITIONS = N_(
 def condition_refusal(
     campaign: Campaign, user_id: int, *, name: str, player_id: int | None, is_npc: bool
 ) -> PermissionDenied | None:
-    """Who may put a condition on a character outside a fight, or take one off: a GM; a
-    player on their own character only, and only where the table lets players
-    (`Campaign.players_conditions`); never on another's character nor an NPC. One member of
-    `may_change`'s family: the change rule, then the table's setting."""
+    """Who may put a condition on a character (on its sheet, or on its combatant in a fight:
+    storage/rules_fights.py), or take one off: a GM; a player on their own character only, and
+    only where the table lets players (`Campaign.players_conditions`); never on another's
+    character nor an NPC. One member of `may_change`'s family: the change rule, then the
+    table's setting."""
     refusal = change_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
     if refusal is None and not campaign.is_gm(user_id) and not campaign.players_conditions:
         return campaign.gm_only(PLAYERS_CONDITIONS)
@@ -200,6 +201,16 @@ class RollerScene:
     campaign: Campaign
     character: Character | None
     in_fight: bool | None
+
+
+def require_condition(
+    campaign: Campaign, user_id: int, name: str, player_id: int | None, is_npc: bool
+) -> None:
+    """`condition_refusal` for the character `name` (played by `player_id`), raised: the one
+    check of the sheet's conditions and of a fight's combatant's alike."""
+    refusal = condition_refusal(campaign, user_id, name=name, player_id=player_id, is_npc=is_npc)
+    if refusal is not None:
+        raise refusal
 
 
 class Whose(TypedDict):

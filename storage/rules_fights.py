@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from storage.backend import Transaction
 from storage.errors import Conflict, InvalidValue, NameTaken, NotFound, PermissionDenied
 from storage.models import (
-    PLAYERS_CONDITIONS,
     AttackTaken,
     Campaign,
     Combatant,
@@ -26,6 +25,7 @@ from storage.models import (
     Shot,
     TurnChange,
     require_change,
+    require_condition,
 )
 from storage.rows import character_from_row
 from storage.rules_common import first_row
@@ -347,14 +347,15 @@ class RuleFights(_Needs):
         self, tx: Transaction, guild_id: int, fight_id: int, actor_id: int, combatant_id: int
     ) -> tuple[Fight, Campaign, Combatant]:
         """The running fight, its campaign, and the combatant whose conditions `actor_id`
-        changes: its player or a GM (an NPC's, GMs only)."""
+        changes, once they may: the sheet's rule (storage.models.condition_refusal), so a
+        player puts one on or takes one off only their own character's combatant, and only
+        where the table lets players (`Campaign.players_conditions`); an NPC's, GMs only."""
         fight = await self._running(tx, guild_id, fight_id)
         campaign: Campaign = await self._campaign_by_id(tx, guild_id, fight.campaign_id)
         target = next((c for c in fight.combatants if c.id == combatant_id), None)
         if target is None:
             raise NotFound("That combatant is not in this fight (any more).")
-        if not target.may_act(actor_id, campaign):
-            raise campaign.gm_only(N_("put effects on {name}"), name=target.name)
+        require_condition(campaign, actor_id, target.name, target.controller_id, target.is_npc)
         return fight, campaign, target
 
     async def add_effect(
@@ -532,11 +533,6 @@ class RuleFights(_Needs):
                     name=target.name,
                     effect=name,
                 )
-            if not campaign.is_gm(actor_id) and not campaign.players_conditions:
-                # One that came from the sheet is the GMs' to end, as on the sheet itself.
-                [(source,)] = await tx.fetch("effect_source", {"effect_id": found.id})
-                if source is not None:
-                    raise campaign.gm_only(PLAYERS_CONDITIONS)
             await self._end_effect(
                 tx, "remove_effect", {"effect_id": found.id, "combatant_id": combatant_id}
             )

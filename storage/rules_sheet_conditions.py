@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from storage.backend import Transaction
 from storage.errors import InvalidValue, NotFound
-from storage.models import Campaign, condition_refusal
+from storage.models import Campaign, require_condition
 from storage.validation import clean_name
 from wire.conditions import MAX_CONDITIONS, Effect, check_sheet_condition
 from wire.i18n import N_
@@ -34,15 +34,7 @@ class RuleSheetConditions(_Needs):
         """The campaign and the sheet, once `actor_id` may change the sheet's conditions
         (storage.models.condition_refusal says who)."""
         access = await self._access(tx, guild_id, campaign_id, actor_id, character)
-        refusal = condition_refusal(
-            access.campaign,
-            actor_id,
-            name=access.name,
-            player_id=access.owner_id,
-            is_npc=access.is_npc,
-        )
-        if refusal is not None:
-            raise refusal
+        require_condition(access.campaign, actor_id, access.name, access.owner_id, access.is_npc)
         sheet = await self._character_by_id(tx, guild_id, campaign_id, access.id)
         return access.campaign, sheet
 

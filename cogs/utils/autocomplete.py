@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.utils.conditions import preset_text
+from cogs.utils.conditions import condition_text, preset_text
 from cogs.utils.discord_limits import CHOICE_NAME_MAX, CHOICE_VALUE_MAX, MAX_CHOICES
 from cogs.utils.rolling import actor_of
 from storage.errors import StorageError
 from storage.models import Campaign, Fight
+from wire.conditions import Effect
 from wire.i18n import tr
 from wire.sheet import Character, find_stat
 
@@ -287,4 +288,48 @@ async def condition_presets(interaction: discord.Interaction, current: str) -> C
         presets = await store_of(interaction).condition_presets(interaction.guild_id, campaign.id)
     except StorageError:
         return []
-    return choices(((preset_text(p), p.name) for p in presets), current)
+    return choices(((preset_text(p, shown_as=str), p.name) for p in presets), current)
+
+
+def _borne(
+    conditions: Iterable[Effect], current: str, *, gm: bool, until: dict[int, str] | None = None
+) -> Choices:
+    """Conditions to end, by name: hidden ones only for a GM, and of two by the same name the
+    first, the one the store ends. Each label says what it does ("Prone -2 all defences
+    (2)"), as typed: a choice's text is never markdown."""
+    seen: set[str] = set()
+    listed = []
+    for effect in conditions:
+        folded = effect.name.casefold()
+        if (effect.hidden and not gm) or folded in seen:
+            continue
+        seen.add(folded)
+        label = condition_text(effect, until=(until or {}).get(effect.until_id or 0), shown_as=str)
+        listed.append((label, effect.name))
+    return choices(listed, current)
+
+
+async def sheet_conditions(interaction: discord.Interaction, current: str) -> Choices:
+    """For /condition remove: the conditions on the sheet its `character` option names."""
+    campaign = await campaign_of(interaction)
+    if campaign is None:
+        return []
+    sheet = await _character(
+        interaction, getattr(interaction.namespace, "character", None), campaign
+    )
+    if sheet is None:
+        return []
+    return _borne(sheet.conditions, current, gm=campaign.is_gm(actor_of(interaction)))
+
+
+async def combatant_effects(interaction: discord.Interaction, current: str) -> Choices:
+    """For /fight cure: the conditions on the combatant its `combatant` option names."""
+    named = getattr(interaction.namespace, "combatant", None)
+    fight = await _fight_here(interaction) if named else None
+    bearer = fight.find(named) if fight is not None and named else None
+    if fight is None or bearer is None:
+        return []
+    campaign = await campaign_of(interaction)
+    gm = campaign is not None and campaign.is_gm(actor_of(interaction))
+    names = {c.id: c.name for c in fight.combatants}
+    return _borne(bearer.effects, current, gm=gm, until=names)

@@ -7,7 +7,7 @@ the bearer in a fight and renders.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -98,14 +98,21 @@ TIMING_CHOICES = [
 ]
 
 
-def condition_text(effect: Effect, *, until: str | None = None, left: bool = True) -> str:
+def condition_text(
+    effect: Effect,
+    *,
+    until: str | None = None,
+    left: bool = True,
+    shown_as: Callable[[str], str] = inert,
+) -> str:
     """ "Prone -2 all defences (2)": its name inert, what it adds to which rolls (a condition
     of 0 is a reminder: its name alone), and with `left` the rounds left, or whose turn ends
-    it, and whether it is hidden."""
-    shown = inert(effect.name)
+    it, and whether it is hidden. `shown_as` renders the table's own names: `inert` where
+    Discord renders markdown, `str` where it does not (an autocomplete choice, shown as typed)."""
+    shown = shown_as(effect.name)
     if effect.modifier:
         what = (
-            tr("checks of {stat}", stat=inert(effect.stat))
+            tr("checks of {stat}", stat=shown_as(effect.stat))
             if effect.stat
             else tr(TARGET_LABELS[effect.applies_to])
         )
@@ -114,16 +121,16 @@ def condition_text(effect: Effect, *, until: str | None = None, left: bool = Tru
     if left and effect.rounds_left is not None:
         tail.append(str(effect.rounds_left))
     elif left and effect.timing is Timing.TURN:
-        tail.append(tr("until {name}'s turn", name=inert(until or "?")))
+        tail.append(tr("until {name}'s turn", name=shown_as(until or "?")))
     if effect.hidden:
         tail.append(tr("hidden"))
     return f"{shown} ({', '.join(tail)})" if tail else shown
 
 
-def preset_text(preset: Effect) -> str:
+def preset_text(preset: Effect, *, shown_as: Callable[[str], str] = inert) -> str:
     """A named condition as /condition list and the autocomplete show it: "Prone -2 all
-    defences, for 2 rounds"."""
-    shown = condition_text(preset, left=False)
+    defences, for 2 rounds" (`shown_as` as in `condition_text`)."""
+    shown = condition_text(preset, left=False, shown_as=shown_as)
     return f"{shown}, {lasting_text(preset)}"
 
 

@@ -56,7 +56,6 @@ STATEMENTS: dict[str, str] = {
     "(SELECT e.source_id FROM combatant_effects AS e "
     "JOIN combatants AS m ON m.id = e.combatant_id "
     "WHERE e.id = :effect_id AND m.is_npc = 0)",
-    "effect_source": "SELECT source_id FROM combatant_effects WHERE id = :effect_id",
     # The fight ends: its characters' conditions counted in rounds end with it.
     "end_sheet_conditions_with_fight": "DELETE FROM character_conditions "
     "WHERE rounds IS NOT NULL AND character_id IN (SELECT character_id FROM combatants "

@@ -24,6 +24,7 @@ from bot import WireBot
 from cogs.utils.config import Config
 from cogs.utils.tree import describe_error
 from tests.commands.locales import ClientLanguages
+from tests.discord_rules import autocomplete_problems
 
 SEED = 20261130
 
@@ -167,3 +168,13 @@ def embed_of(result: Any) -> dict[str, Any]:
 
 def field(embed: dict[str, Any], name: str) -> str:
     return next(f["value"] for f in embed.get("fields", []) if f["name"] == name)
+
+
+async def offered(
+    user: Any, channel: Any, command: str, option: str, typed: str = "", **options: Any
+) -> list[tuple[str, str]]:
+    """What an autocomplete offers `user` as (shown, value) pairs, once its answer keeps to
+    Discord's limits; `options` are the command's options already filled in."""
+    found = await user.autocomplete(channel, command, option, typed, **options)
+    assert autocomplete_problems(found) == []
+    return [(c["name"], c["value"]) for c in found]

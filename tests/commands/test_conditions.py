@@ -4,12 +4,17 @@ defences" on a goblin and "Blessed: +1 to attacks" on Jaime, and the rolls chang
 
 from __future__ import annotations
 
-from tests.commands.conftest import embed_of, field
+from tests.commands.conftest import embed_of, field, offered
 from tests.commands.test_fights import any_attacks, fight_table, line_of, tracker
 
 
 async def effect(world, user, **options):
     return await user.slash(world.channel, "fight effect", **options)
+
+
+async def players_conditions(world) -> None:
+    """The table lets players put conditions on their own characters (default off)."""
+    await world.alice.slash(world.channel, "campaign settings", players_conditions=True)
 
 
 async def test_a_prone_goblins_parry_is_worse_and_the_hit_deals_more(world):
@@ -36,6 +41,7 @@ async def test_a_prone_goblins_parry_is_worse_and_the_hit_deals_more(world):
 async def test_a_prone_players_parry_names_the_condition_in_its_breakdown(world):
     await fight_table(world)
     await any_attacks(world)  # what a condition does, not whose turn it is
+    await players_conditions(world)
     await effect(world, world.carol, combatant="Ser Carol", name="Prone", modifier=-2,
                  applies_to="parry")  # fmt: skip
     world.dice.push(15)
@@ -71,6 +77,7 @@ async def test_a_blessed_players_attack_is_better(world):
 async def test_a_condition_on_checks_of_one_stat_and_damage_taken(world):
     await fight_table(world)
     await any_attacks(world)  # what a condition does, not whose turn it is
+    await players_conditions(world)
     await effect(world, world.bob, combatant="Jaime", name="Weakened", modifier=-3,
                  applies_to="check", stat="strength")  # fmt: skip
     world.dice.push(10)
@@ -108,8 +115,9 @@ async def test_conditions_end_on_their_turn_and_the_turn_line_says_so(world):
 async def test_a_hidden_condition_is_for_gms_only_and_still_counts(world):
     await fight_table(world)
     await any_attacks(world)  # what a condition does, not whose turn it is
+    await players_conditions(world)
     refused = await effect(world, world.bob, combatant="Jaime", name="Cursed", hidden=True)
-    assert refused.response.ephemeral and "Only a GM" in refused.response.content
+    assert refused.response.ephemeral and "can hide a condition" in refused.response.content
     put = await effect(world, world.alice, combatant="Goblin 1", name="Enraged", modifier=3,
                        applies_to="parry", hidden=True)  # fmt: skip
     assert put.response.ephemeral
@@ -215,6 +223,7 @@ async def test_odds_count_the_rollers_conditions(world):
     await fight_table(world)
     await any_attacks(world)  # what a condition does, not whose turn it is
     before = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
+    await players_conditions(world)
     await effect(world, world.bob, combatant="Jaime", name="Blessed", modifier=1,
                  applies_to="attack")  # fmt: skip
     after = await world.bob.slash(world.channel, "odds attack", weapon="Long sword", vs=15)
@@ -282,3 +291,69 @@ async def test_an_npc_whose_parry_a_condition_spoils_dodges_instead(world):
     )
     assert field(embed, "Total") == "**17** vs defence 10"
     assert field(embed, "Goblin 1: Dodge") == "**10**"
+
+
+async def test_who_may_put_one_on_a_combatant_is_the_sheets_rule(world):
+    """A GM puts conditions on combatants; a player on his own character's, and only where the
+    table lets players (as on the sheet); never on another's nor an NPC's."""
+    await fight_table(world)
+    alice, bob, carol = world.alice, world.bob, world.carol
+    own = await effect(world, bob, combatant="Jaime", name="Focused", modifier=1)
+    assert own.response.ephemeral and "Only a GM" in own.response.content
+    assert "/campaign settings players_conditions:true" in own.response.content
+    await effect(world, alice, combatant="Jaime", name="Prone", modifier=-2, applies_to="defence")
+    cure = await bob.slash(world.channel, "fight cure", combatant="Jaime", name="Prone")
+    assert cure.response.ephemeral and "players_conditions:true" in cure.response.content
+    assert "Focused" not in line_of(world, "Jaime") and "Prone" in line_of(world, "Jaime")
+    await players_conditions(world)
+    own = await effect(world, bob, combatant="Jaime", name="Focused", modifier=1)
+    assert own.response.content == "**Jaime**: Focused +1 all rolls, until the fight ends."
+    theirs = await effect(world, carol, combatant="Jaime", name="Hexed", modifier=-2)
+    assert theirs.response.ephemeral and "Only Jaime's player or a GM" in theirs.response.content
+    npc = await effect(world, bob, combatant="Goblin 1", name="Hexed", modifier=-2)
+    assert npc.response.ephemeral and "Only a GM" in npc.response.content
+    assert "Goblin 1, an NPC" in npc.response.content
+    taken = await carol.slash(world.channel, "fight cure", combatant="Jaime", name="Focused")
+    assert taken.response.ephemeral and "Only Jaime's player" in taken.response.content
+    cured = await bob.slash(world.channel, "fight cure", combatant="Jaime", name="Prone")
+    assert cured.response.content == "Prone on Jaime has ended."
+    assert "Focused +1 all rolls" in line_of(world, "Jaime") and "Prone" not in line_of(
+        world, "Jaime"
+    )
+    assert "Hexed" not in line_of(world, "Goblin 1")
+
+
+async def test_cure_offers_the_combatants_conditions_hidden_ones_to_gms(world, client_languages):
+    await fight_table(world)
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await effect(world, alice, combatant="Goblin 1", name="Prone", modifier=-2,
+                 applies_to="defence", rounds=2)  # fmt: skip
+    await effect(world, alice, combatant="Goblin 1", name="Enraged", modifier=3, hidden=True)
+    await effect(world, alice, combatant="Goblin 1", name="**Loud** @everyone")
+    await effect(world, alice, combatant="Goblin 2", name="Marked", until="Jaime")
+    await effect(world, alice, combatant="Jaime", name="Bleeding")
+
+    def names(user, typed="", **options):
+        return offered(user, channel, "fight cure", "name", typed, **options)
+
+    assert await names(bob, combatant="Goblin 1") == [
+        ("Prone -2 all defences (2)", "Prone"),
+        ("**Loud** @everyone", "**Loud** @everyone"),  # a choice shows it as typed
+    ]
+    assert await names(alice, combatant="goblin 1") == [
+        ("Prone -2 all defences (2)", "Prone"),
+        ("Enraged +3 all rolls (hidden)", "Enraged"),
+        ("**Loud** @everyone", "**Loud** @everyone"),
+    ]
+    assert await names(alice, "RAG", combatant="Goblin 1") == [
+        ("Enraged +3 all rolls (hidden)", "Enraged")
+    ]
+    assert await names(bob, combatant="Goblin 2") == [("Marked (until Jaime's turn)", "Marked")]
+    assert await names(bob, combatant="Nobody") == []
+    assert await names(bob) == []  # no combatant chosen yet
+    client_languages.set(bob, "de")
+    assert await names(bob, "pro", combatant="Goblin 1") == [
+        ("Prone -2 alle Abwehren (2)", "Prone")
+    ]
+    picked = await alice.slash(channel, "fight cure", combatant="Goblin 1", name="Enraged")
+    assert picked.response.content == "Enraged on Goblin 1 has ended."

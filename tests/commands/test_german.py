@@ -222,5 +222,11 @@ async def test_the_effects_refusal_names_its_combatant_in_german(world, client_l
     )
     assert refused.response.ephemeral
     assert refused.response.content.startswith(
-        "Nur ein Chronist von Default kann Effekte auf Goblin 1 legen. Ihre Chronisten sind"
+        "Nur ein Chronist von Default kann den NSC Goblin 1 ändern oder für diesen NSC handeln."
+    )
+    own = await world.bob.slash(world.channel, "fight effect", combatant="Jaime", name="Wach")
+    assert own.response.ephemeral
+    assert own.response.content.startswith(
+        "Nur ein Chronist von Default kann Zustände auf Charaktere legen (ein Chronist erlaubt "
+        "es Spielern für ihre eigenen mit /kampagne einstellungen spieler_zustände:true)"
     )

@@ -5,7 +5,7 @@ they make or are rolled against outside a fight counts it; it comes along into a
 
 from __future__ import annotations
 
-from tests.commands.conftest import embed_of, field
+from tests.commands.conftest import embed_of, field, offered
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import line_of
 
@@ -233,3 +233,33 @@ async def test_the_pings_buttons_count_a_sheets_condition_carried_into_the_fight
     world.dice.push(10, 3)  # 10 + 3 + 5 + 1 = 19
     hit = embed_of(await bob.select(asked.response, ["Goblin"]))
     assert field(hit, "Modifiers") == "Strength +3, Long swords +5, Blessed +1"
+
+
+async def test_remove_offers_the_sheets_conditions_hidden_ones_to_gms(world):
+    await table(world)
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await put(world, alice, character="Jaime", name="Blessed", modifier=1, applies_to="attack",
+              rounds=2)  # fmt: skip
+    await put(world, alice, character="Jaime", name="Watched", hidden=True)
+    await put(world, alice, character="Jaime", name="Weakened", modifier=-3, applies_to="check",
+              stat="Strength")  # fmt: skip
+    await put(world, alice, character="Goblin", name="Sly", modifier=1)
+
+    def names(user, typed="", **options):
+        return offered(user, channel, "condition remove", "name", typed, **options)
+
+    assert await names(bob, character="Jaime") == [
+        ("Blessed +1 attacks (2)", "Blessed"),
+        ("Weakened -3 checks of Strength", "Weakened"),
+    ]
+    assert await names(alice, character="jaime") == [
+        ("Blessed +1 attacks (2)", "Blessed"),
+        ("Watched (hidden)", "Watched"),
+        ("Weakened -3 checks of Strength", "Weakened"),
+    ]
+    assert await names(alice, "WEA", character="Jaime") == [
+        ("Weakened -3 checks of Strength", "Weakened")
+    ]
+    assert await names(bob, character="Goblin") == []  # an NPC's sheet is the GMs' eyes only
+    assert await names(alice, character="Goblin") == [("Sly +1 all rolls", "Sly")]
+    assert await names(alice, character="Nobody") == []

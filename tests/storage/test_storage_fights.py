@@ -158,6 +158,7 @@ async def test_conditions_keep_every_field_and_count_down_by_their_timing(
 
 async def test_a_player_may_not_hide_a_condition_and_limits_hold(store: SqliteStore, table) -> None:
     campaign, ash, _ = table
+    await store.update_campaign(GUILD, campaign.id, GM, players_conditions=True)
     fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
     fight = await store.add_combatants(
         GUILD, fight.id, PLAYER, [NewCombatant("Ash", ash.id, PLAYER, False, init(10))]
@@ -169,6 +170,38 @@ async def test_a_player_may_not_hide_a_condition_and_limits_hold(store: SqliteSt
         await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Blessed", None, modifier=11)
     fight = await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Blessed", 2, modifier=1)
     assert fight.find("Ash").effects[0].modifier == 1
+
+
+async def test_who_may_put_a_condition_on_a_combatant_is_the_sheets_rule(
+    store: SqliteStore, table
+) -> None:
+    """As on the sheet (storage.models.condition_refusal): GMs; a player on their own
+    character's combatant only where the table lets players; never another's nor an NPC."""
+    campaign, ash, goblin = table
+    fight = await store.start_fight(GUILD, campaign.id, CHANNEL, GM, "Ambush")
+    pc = NewCombatant("Ash", ash.id, PLAYER, False, init(10))
+    fight = await store.add_combatants(GUILD, fight.id, GM, [pc, *goblins(goblin, 1)])
+    ash_in, goblin_in = fight.find("Ash"), fight.find("Goblin 1")
+    with pytest.raises(PermissionDenied, match="players_conditions:true"):
+        await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Focused", None)
+    await store.add_effect(GUILD, fight.id, GM, ash_in.id, "Prone", None, modifier=-2)
+    with pytest.raises(PermissionDenied, match="players_conditions:true"):
+        await store.remove_effect(GUILD, fight.id, PLAYER, ash_in.id, "Prone")
+    await store.update_campaign(GUILD, campaign.id, GM, players_conditions=True)
+    fight = await store.add_effect(GUILD, fight.id, PLAYER, ash_in.id, "Focused", None)
+    assert [e.name for e in fight.find("Ash").effects] == ["Prone", "Focused"]
+    with pytest.raises(PermissionDenied, match="Only Ash's player or a GM"):
+        await store.add_effect(GUILD, fight.id, OTHER_PLAYER, ash_in.id, "Hexed", None)
+    with pytest.raises(PermissionDenied, match="Only Ash's player or a GM"):
+        await store.remove_effect(GUILD, fight.id, OTHER_PLAYER, ash_in.id, "Focused")
+    with pytest.raises(PermissionDenied, match="an NPC"):
+        await store.add_effect(GUILD, fight.id, PLAYER, goblin_in.id, "Hexed", None)
+    await store.add_effect(GUILD, fight.id, GM, goblin_in.id, "Sly", None)
+    with pytest.raises(PermissionDenied, match="an NPC"):
+        await store.remove_effect(GUILD, fight.id, PLAYER, goblin_in.id, "Sly")
+    fight, gone = await store.remove_effect(GUILD, fight.id, PLAYER, ash_in.id, "prone")
+    assert gone.name == "Prone" and [e.name for e in fight.find("Ash").effects] == ["Focused"]
+    assert [e.name for e in fight.find("Goblin 1").effects] == ["Sly"]
 
 
 async def test_concurrent_blows_lose_no_damage_and_pcs_keep_theirs(

@@ -98,7 +98,7 @@ async def test_a_fight_takes_them_in_and_ends_those_in_rounds(store, table) -> N
     fight = await store.running_fight(GUILD, CHANNEL)
     assert [e.name for e in fight.find("Ash").effects] == ["Blessed", "Limping"]
     ash_id = fight.find("Ash").id
-    with pytest.raises(PermissionDenied, match="players_conditions"):  # the GM's to end
+    with pytest.raises(PermissionDenied, match="players_conditions"):  # the GMs' (setting off)
         await store.remove_effect(GUILD, fight.id, PLAYER, ash_id, "Limping")
     await store.remove_effect(GUILD, fight.id, GM, fight.find("Goblin 1").id, "Sly")
     await store.remove_effect(GUILD, fight.id, GM, ash_id, "Limping")  # a PC's: off the sheet
