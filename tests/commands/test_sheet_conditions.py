@@ -290,3 +290,24 @@ async def test_a_bad_condition_in_the_file_is_named_with_its_path(world):
     assert "character.conditions\\[0].modifier: 11 is above the maximum 10" in (
         result.response.content
     )
+
+
+async def test_a_players_file_of_conditions_and_hidden_ones_is_refused_in_german(
+    world, client_languages
+):
+    client_languages.set(world.bob, "de")
+    sheet = {"name": "Jaime", "conditions": [{"name": "Gesegnet", "modifier": 1}]}
+    document = {"format": "wire-bot", "version": 5, "kind": "character", "character": sheet}
+    refused = await world.bob.slash(world.channel, "character import",
+                                    file=("jaime.json", json.dumps(document).encode()))  # fmt: skip
+    assert refused.response.ephemeral
+    assert (
+        "kann die Zustände von Jaime per Import ändern (nimm sie aus der Datei, oder ein "
+        "Chronist erlaubt es Spielern" in refused.response.content
+    )
+    sheet["conditions"][0]["hidden"] = True
+    hidden = await world.bob.slash(world.channel, "character import",
+                                   file=("jaime.json", json.dumps(document).encode()))  # fmt: skip
+    assert "kann verdeckte Zustände importieren (Jaime)" in hidden.response.content
+    listing = embed_of(await world.bob.slash(world.channel, "character list"))
+    assert "Jaime" not in listing["description"]  # nothing written
