@@ -707,8 +707,10 @@ class Characters(SheetPricing, SheetPortrait, commands.GroupCog, group_name="cha
         character = await self._target(roller, name)
         if character.is_npc and not roller.campaign.is_gm(roller.user_id):
             raise UserError(tr("Only the GMs export NPCs."))
+        # Only GMs export an NPC, so its file may hold the conditions they hid; a player
+        # character's export never does, whoever makes it (it may well be handed on).
         data = await self.bot.store.export_character(
-            roller.guild_id, roller.campaign.id, character.name
+            roller.guild_id, roller.campaign.id, character.name, hidden=character.is_npc
         )
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
         filename = "".join(ch if ch.isalnum() else "-" for ch in character.name)[:40] or "character"

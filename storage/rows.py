@@ -100,18 +100,22 @@ def sheet_conditions(text: str | None) -> tuple[Effect, ...]:
 
 @lru_cache(maxsize=1024)
 def _parsed_conditions(text: str) -> tuple[Effect, ...]:
-    return tuple(
-        Effect(
-            id=i,
-            name=name,
-            rounds_left=rounds,
-            modifier=modifier,
-            applies_to=Target(applies_to),
-            stat=stat,
-            timing=Timing(timing),
-            hidden=bool(hidden),
-        )
-        for i, name, rounds, modifier, applies_to, stat, timing, hidden in json.loads(text)
+    return tuple(sheet_condition_from_row(row) for row in json.loads(text))
+
+
+def sheet_condition_from_row(row: Sequence[Any]) -> Effect:
+    """A sheet's condition from (id, name, rounds, modifier, applies_to, stat, timing,
+    hidden), the columns of character_conditions as every read of them lists them."""
+    condition_id, name, rounds, modifier, applies_to, stat, timing, hidden = row
+    return Effect(
+        id=condition_id,
+        name=name,
+        rounds_left=rounds,
+        modifier=modifier,
+        applies_to=Target(applies_to),
+        stat=stat,
+        timing=Timing(timing),
+        hidden=bool(hidden),
     )
 
 

@@ -25,6 +25,36 @@ else:
     _Needs = object
 
 
+async def put_on_sheet(
+    tx: Transaction, guild_id: int, campaign_id: int, character_id: int, condition: Effect
+) -> int:
+    """Write a checked condition onto a sheet of the campaign, and a copy onto each of its
+    combatants in a running fight, as if it had been on the sheet when they joined; its id."""
+    [(condition_id,)] = await tx.fetch(
+        "insert_sheet_condition",
+        {
+            "character_id": character_id,
+            "name": condition.name,
+            "modifier": condition.modifier,
+            "applies_to": condition.applies_to.value,
+            "stat": condition.stat,
+            "rounds": condition.rounds_left,
+            "timing": condition.timing.value,
+            "hidden": int(condition.hidden),
+        },
+    )
+    await tx.execute(
+        "sheet_condition_into_fights",
+        {
+            "condition_id": condition_id,
+            "campaign_id": campaign_id,
+            "guild_id": guild_id,
+            "most": MAX_CONDITIONS,
+        },
+    )
+    return int(condition_id)
+
+
 class RuleSheetConditions(_Needs):
     """The sheet-condition methods of `RuleStore`."""
 
@@ -60,28 +90,7 @@ class RuleSheetConditions(_Needs):
                     name=sheet.name,
                     most=MAX_CONDITIONS,
                 )
-            [(condition_id,)] = await tx.fetch(
-                "insert_sheet_condition",
-                {
-                    "character_id": sheet.id,
-                    "name": condition.name,
-                    "modifier": condition.modifier,
-                    "applies_to": condition.applies_to.value,
-                    "stat": condition.stat,
-                    "rounds": condition.rounds_left,
-                    "timing": condition.timing.value,
-                    "hidden": int(condition.hidden),
-                },
-            )
-            await tx.execute(
-                "sheet_condition_into_fights",
-                {
-                    "condition_id": condition_id,
-                    "campaign_id": campaign_id,
-                    "guild_id": guild_id,
-                    "most": MAX_CONDITIONS,
-                },
-            )
+            condition_id = await put_on_sheet(tx, guild_id, campaign_id, sheet.id, condition)
             after = await self._character_by_id(tx, guild_id, campaign_id, sheet.id)
             kept = next(c for c in after.conditions if c.id == condition_id)
             return after, kept
@@ -110,4 +119,4 @@ class RuleSheetConditions(_Needs):
             return await self._character_by_id(tx, guild_id, campaign_id, sheet.id), found
 
 
-__all__ = ["RuleSheetConditions"]
+__all__ = ["RuleSheetConditions", "put_on_sheet"]

@@ -21,7 +21,11 @@ from storage.transfer import ImportPlan, campaign_document, character_document, 
 from storage.transfer.export import version4_parts
 from storage.transfer.format import MAX_IMPORT_SESSIONS
 from storage.transfer.rows import ImportRows, import_portraits, import_rows
-from storage.transfer.writing import import_conditions, import_sessions
+from storage.transfer.writing import (
+    import_conditions,
+    import_sessions,
+    import_sheet_conditions,
+)
 from wire.i18n import N_
 from wire.sessions import State
 from wire.sheet import Character
@@ -82,14 +86,25 @@ class RuleTransfer(_Needs):
     _import_turn: asyncio.Lock
     _imports_rest_until: float
 
-    async def export_character(self, guild_id: int, campaign_id: int, name: str) -> dict[str, Any]:
-        """Versioned JSON-ready dict (see storage/transfer/format.py for the format)."""
+    async def export_character(
+        self, guild_id: int, campaign_id: int, name: str, *, hidden: bool = False
+    ) -> dict[str, Any]:
+        """Versioned JSON-ready dict (see storage/transfer/format.py for the format).
+
+        `hidden`: the sheet's hidden conditions too, for a file no one but a GM reads (the cog
+        gives it for an NPC, which only GMs export); a player's export never holds them."""
         character = await self.get_character(guild_id, campaign_id, name)
         advancement, ledger = await self.advancement_for_export(guild_id, campaign_id)
         saved = await self.saved_rolls(guild_id, campaign_id, character.id)
         gear, _currency = await self.gear_for_export(guild_id, campaign_id)
         return character_document(
-            character, None, advancement, ledger, saved=saved, gear=gear.get(character.id)
+            character,
+            None,
+            advancement,
+            ledger,
+            saved=saved,
+            gear=gear.get(character.id),
+            hidden=hidden,
         )
 
     async def export_campaign(self, guild_id: int, campaign_id: int) -> dict[str, Any]:
@@ -324,9 +339,11 @@ class RuleTransfer(_Needs):
         written: dict[str, Sequence[int]],
     ) -> None:
         """What the file brings beside the sheets, in the import's transaction: saved rolls,
-        gear, the first sheet made active, character points and the campaign's settings."""
+        gear, conditions, the first sheet made active, character points and the campaign's
+        settings."""
         await self._import_saved_rolls(tx, plan, sheets, stored)
         await self._import_gear(tx, campaign, actor_id, plan, sheets, stored)
+        await import_sheet_conditions(tx, campaign, actor_id, plan, sheets, stored)
         if plan.kind == "character" and sheets and not sheets[0].is_npc:
             await self._activate_if_first(tx, campaign.id, actor_id, stored[0][0])
         if plan.advancement is not None:
@@ -343,7 +360,8 @@ class RuleTransfer(_Needs):
 
 
 def _require_gm_where_needed(campaign: Any, actor_id: int, plan: ImportPlan) -> None:
-    """A whole campaign and NPCs are a GM's to import."""
+    """A whole campaign, NPCs and hidden conditions are a GM's to import (only a GM hides a
+    condition, as /condition add says)."""
     if campaign.is_gm(actor_id):
         return
     if plan.kind == "campaign":
@@ -351,6 +369,15 @@ def _require_gm_where_needed(campaign: Any, actor_id: int, plan: ImportPlan) -> 
     npcs = [sheet.name for sheet in plan.characters if sheet.is_npc]
     if npcs:
         raise campaign.gm_only(N_("import NPCs ({names})"), names=", ".join(npcs[:5]))
+    hiding = [
+        sheet.name
+        for sheet in plan.characters
+        if any(c.hidden for c in plan.conditions_of(sheet.name) or ())
+    ]
+    if hiding:
+        raise campaign.gm_only(
+            N_("import hidden conditions ({names})"), names=", ".join(hiding[:5])
+        )
 
 
 async def _clashes(

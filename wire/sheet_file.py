@@ -5,11 +5,13 @@ The file is the one `/character export` or `/campaign export` writes (the format
 in storage/transfer/format.py; storage/transfer/ checks every field before an import is
 stored): version 1, or version 2, which is version 1 with character points (the campaign's
 prices and the ledger) added, as every export of a table with CP is, version 3, which adds
-gear, or version 4, which adds a campaign's named conditions and sessions. This reader takes
-only what a roll or a price reads off a sheet: the name, attributes, skills, weapons and shield,
-each checked against the same ranges (wire/limits.py), so the CLI rolls and prices the numbers
-the bot does; the other fields (notes, health, armour) are left alone. It needs no database and
-no Discord, so the rules core keeps its one-way imports.
+gear, version 4, which adds a campaign's named conditions and sessions, or version 5, which adds
+the conditions on a sheet. This reader takes only what a roll or a price reads off a sheet: the
+name, attributes, skills, weapons and shield, each checked against the same ranges
+(wire/limits.py), so the CLI rolls and prices the numbers the bot does; the other fields (notes,
+health, armour, the sheet's conditions) are left alone, so a roll here is the sheet's without
+its conditions (`--mod` adds one by hand). It needs no database and no Discord, so the rules
+core keeps its one-way imports.
 """
 
 from __future__ import annotations
@@ -25,16 +27,17 @@ from wire.i18n import N_, tr
 from wire.sheet import Character, Weapon
 
 FORMAT = "wire-bot"
-READ_VERSIONS = (1, 2, 3, 4)
+READ_VERSIONS = (1, 2, 3, 4, 5)
 """The export versions read (storage/transfer/format.py's READ_VERSIONS): 2 is 1 with CP added,
 3 is 2 with gear, 4 is 3 with a campaign's named conditions and sessions (which no sheet
-holds, so this reader passes them by)."""
+holds, so this reader passes them by), 5 is 4 with the conditions on sheets (passed by too: a
+roll here counts the numbers given on the command line, as it always did)."""
 MAX_FILE_BYTES = 1024 * 1024
 """The largest file the bot imports; a sheet file is far smaller."""
 
 
 def read_export(path: str | Path) -> dict[str, Any]:
-    """The parsed export at `path` (a character's or a campaign's, version 1 to 4), or
+    """The parsed export at `path` (a character's or a campaign's, version 1 to 5), or
     RulesError naming the problem: unreadable, too big, not JSON, not a WIRE export."""
     try:
         raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]

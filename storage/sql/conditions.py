@@ -30,6 +30,8 @@ STATEMENTS: dict[str, str] = {
     "WHERE id = :preset_id",
     "delete_condition_preset": "DELETE FROM condition_presets WHERE id = :preset_id",
     # ---- a sheet's conditions outside a fight (the sheet found in its campaign first)
+    "sheet_conditions_of": "SELECT id, name, rounds, modifier, applies_to, stat, timing, hidden "
+    "FROM character_conditions WHERE character_id = :character_id ORDER BY id",
     "sheet_condition_count": "SELECT count(*) FROM character_conditions "
     "WHERE character_id = :character_id",
     "insert_sheet_condition": "INSERT INTO character_conditions (character_id, name, modifier, "

@@ -13,9 +13,9 @@ One module a part:
 | `checker.py`, `problems.py` | the checker, and a problem's path and phrase |
 | `sheets.py`, `saved.py` | a sheet, its saved rolls |
 | `advancement.py`, `gear.py` | character points (version 2), gear (version 3) |
-| `conditions.py`, `sessions.py` | a campaign's named conditions and its sessions (version 4) |
+| `conditions.py`, `sessions.py` | named conditions, sessions (version 4); sheets' conditions (5) |
 | `plan.py` | the validated import the store writes |
-| `rows.py`, `writing.py` | the database side: the sheets' rows; named conditions and sessions |
+| `rows.py`, `writing.py` | the database side: the sheets' rows; conditions and sessions |
 """
 
 from storage.transfer.document import check_import, parse_import, read_import

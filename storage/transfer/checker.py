@@ -1,5 +1,6 @@
 """The import's checker: the problems found so far, what the checks of the sheets collect on
-the way (saved rolls, gear), and the checks every part uses (an object's fields, true/false)."""
+the way (saved rolls, gear, conditions), and the checks every part uses (an object's fields,
+true/false)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from storage.transfer.problems import (
     show_key,
 )
 from storage.validation import Problem, type_name
+from wire.conditions import Effect
 from wire.i18n import N_
 from wire.textcheck import TextProblem
 
@@ -28,6 +30,8 @@ class ImportChecker:
         """Each sheet's saved rolls, by its name key, where its entry lists them."""
         self.gear: dict[str, GearData] = {}
         """Each sheet's gear, by its name key, where its entry has some (version 3)."""
+        self.conditions: dict[str, tuple[Effect, ...]] = {}
+        """Each sheet's conditions, by its name key, where its entry lists them (version 5)."""
         self.version = 0
 
     def problem(self, path: str, what: str | Problem | TextProblem, /, **params: object) -> None:

@@ -163,6 +163,7 @@ def _character_document(checker: ImportChecker, document: dict[str, Any]) -> Imp
         advancement=advancement,
         saved_rolls=tuple(checker.saved.items()),
         gear=tuple(checker.gear.items()),
+        sheet_conditions=tuple(checker.conditions.items()),
     )
 
 
@@ -201,6 +202,7 @@ def _campaign_document(checker: ImportChecker, document: dict[str, Any]) -> Impo
         advancement,
         saved_rolls=tuple(checker.saved.items()),
         gear=tuple(checker.gear.items()),
+        sheet_conditions=tuple(checker.conditions.items()),
         currency=found.currency,
         conditions=found.conditions,
         sessions=sessions,

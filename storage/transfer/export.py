@@ -10,8 +10,15 @@ from typing import Any
 from storage.models import Campaign
 from storage.models_advancement import Advancement, LedgerEntry
 from storage.transfer.advancement import advancement_data, ledger_data
-from storage.transfer.conditions import condition_list
-from storage.transfer.format import FORMAT, GEAR_VERSION, POINTS_VERSION, SESSIONS_VERSION, VERSION
+from storage.transfer.conditions import condition_list, sheet_condition_list
+from storage.transfer.format import (
+    FORMAT,
+    GEAR_VERSION,
+    POINTS_VERSION,
+    SESSIONS_VERSION,
+    SHEET_CONDITIONS_VERSION,
+    VERSION,
+)
 from storage.transfer.sessions import sessions_list, settings_data
 from wire.conditions import Effect
 from wire.health import DamageKind
@@ -20,10 +27,16 @@ from wire.sheet import Character, Weapon
 
 
 def character_data(
-    character: Character, saved: Sequence[Any] = (), gear: Mapping[str, Any] | None = None
+    character: Character,
+    saved: Sequence[Any] = (),
+    gear: Mapping[str, Any] | None = None,
+    *,
+    hidden: bool = False,
 ) -> dict[str, Any]:
     """A sheet as exported; the fight fields (armour, willpower, health overrides, a weapon's
-    damage kind) only where they differ from the default, so a plain sheet exports as before."""
+    damage kind) only where they differ from the default, so a plain sheet exports as before.
+    Its conditions where it has some, the hidden ones only with `hidden` (a file no one but a
+    GM reads)."""
     data: dict[str, Any] = {
         "name": character.name,
         "is_npc": character.is_npc,
@@ -50,6 +63,8 @@ def character_data(
         ]
     if gear:
         data["gear"] = dict(gear)
+    if conditions := sheet_condition_list(character.conditions, hidden=hidden):
+        data["conditions"] = conditions
     return data
 
 
@@ -89,6 +104,11 @@ def _with_gear(version: int, gear: Mapping[int, Mapping[str, Any]], currency: Ma
     return GEAR_VERSION if any(gear.values()) or currency else version
 
 
+def _with_sheet_conditions(version: int, entries: Sequence[Mapping[str, Any]]) -> int:
+    """A sheet's conditions are written only where one has some: then the file is version 5."""
+    return SHEET_CONDITIONS_VERSION if any("conditions" in e for e in entries) else version
+
+
 def character_document(
     character: Character,
     now: datetime | None = None,
@@ -96,8 +116,11 @@ def character_document(
     ledger: Sequence[LedgerEntry] = (),
     saved: Sequence[Any] = (),
     gear: Mapping[str, Any] | None = None,
+    *,
+    hidden: bool = False,
 ) -> dict[str, Any]:
-    """`gear`: the sheet's (storage/transfer/gear.py `gear_data`)."""
+    """`gear`: the sheet's (storage/transfer/gear.py `gear_data`); `hidden`: its hidden
+    conditions too, for a file no one but a GM reads (an NPC's)."""
     version, settings, entries = 1, {}, []
     if advancement is not None:
         version, settings, entries = _points(
@@ -105,10 +128,9 @@ def character_document(
             ledger_data(ledger, {character.id: character.name}),
         )
     version = _with_gear(version, {character.id: gear or {}}, {})
-    document = {
-        **_header("character", now, version),
-        "character": character_data(character, saved, gear),
-    }
+    sheet = character_data(character, saved, gear, hidden=hidden)
+    version = _with_sheet_conditions(version, [sheet])
+    document = {**_header("character", now, version), "character": sheet}
     if settings:
         document["campaign"] = settings
     if entries:
@@ -144,7 +166,8 @@ def campaign_document(
 ) -> dict[str, Any]:
     """`saved`: each character's saved rolls, by its id; `gear` each one's gear, `currency`
     the campaign's (storage/transfer/gear.py); `version4` what version 4 adds, as
-    `version4_parts` gives it."""
+    `version4_parts` gives it. The sheets' hidden conditions are in it: a campaign's export is
+    its GMs' only."""
     saved, gear, currency = saved or {}, gear or {}, currency or {}
     added = {key: value for key, value in (version4 or {}).items() if value}
     version, settings, entries = 1, {}, []
@@ -155,6 +178,10 @@ def campaign_document(
         )
     version = _with_gear(version, gear, currency)
     version = SESSIONS_VERSION if added else version
+    sheets = [
+        character_data(c, saved.get(c.id, ()), gear.get(c.id), hidden=True) for c in characters
+    ]
+    version = _with_sheet_conditions(version, sheets)
     document = {
         **_header("campaign", now, version),
         "campaign": {
@@ -164,7 +191,7 @@ def campaign_document(
             **currency,
             **{k: v for k, v in added.items() if k != "sessions"},
         },
-        "characters": [character_data(c, saved.get(c.id, ()), gear.get(c.id)) for c in characters],
+        "characters": sheets,
     }
     if entries:
         document["ledger"] = entries

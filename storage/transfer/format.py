@@ -8,7 +8,8 @@ the same document without them, and an export without character points is writte
 currency: storage/transfer/gear.py) the same way: a file without gear is written as version 1
 or 2, and every earlier version still imports. Version 4 adds a campaign's named conditions
 (storage/transfer/conditions.py) and its sessions (storage/transfer/sessions.py) the same way
-again. A character export::
+again, and version 5 the conditions on a sheet (a character's "conditions", below). A character
+export::
 
     {
       "format": "wire-bot",
@@ -52,6 +53,12 @@ A character may also have "saved_rolls" (at most 25): each {"name": "climb", "co
 the command and options /r runs again (option values are text, whole numbers or true/false); a
 file without them imports as before, and an import that has them replaces the sheet's own.
 
+From version 5 a character may also have "conditions" (at most 10): the conditions on the sheet
+outside a fight, each as a campaign's named condition is written (storage/transfer/conditions.py)
+with, on a hidden one, "hidden": true; a name may come twice, as on a sheet. A file written by a
+player never holds hidden ones; an import that lists them replaces the sheet's own (those a
+player may not see stay), and one whose entry has none keeps the sheet's.
+
 A weapon may also have "kind": "lethal" (the default), "non-lethal" or "mental". These fight
 fields came after version 1's first files, as optional fields, so every earlier file still
 reads; an export writes them only where they differ from the default. "portrait" came the same
@@ -83,22 +90,30 @@ from __future__ import annotations
 
 from storage.transfer.gear import MAX_REVISION
 from wire import limits
+from wire.conditions import MAX_CONDITIONS
 from wire.gear import MAX_AMOUNT, MAX_COUNTERS, MAX_ITEMS
 from wire.health import DamageKind
 from wire.limits import BASE_MAX, BASE_MIN, MAX_WEAPONS, SKILL_MAX, SKILL_MIN, STAT_MAX, STAT_MIN
 
 FORMAT = "wire-bot"
-VERSION = 4
-READ_VERSIONS = (1, 2, 3, 4)
+VERSION = 5
+READ_VERSIONS = (1, 2, 3, 4, 5)
 """Version 1 is version 2 without character points (storage/transfer/advancement.py); version
 2 is version 3 without gear (storage/transfer/gear.py); version 3 is version 4 without named
-conditions and sessions (storage/transfer/conditions.py, storage/transfer/sessions.py)."""
+conditions and sessions (storage/transfer/conditions.py, storage/transfer/sessions.py); version
+4 is version 5 without the conditions on sheets."""
 POINTS_VERSION = 2
 """The first version with character points."""
 GEAR_VERSION = 3
 """The first version with gear."""
 SESSIONS_VERSION = 4
 """The first version with named conditions and sessions."""
+SHEET_CONDITIONS_VERSION = 5
+"""The first version with a sheet's conditions. A new number, not an optional field of version
+4: a reader refuses a field it does not know ("characters[0].conditions: unknown field", as if
+the file were broken), so such a file never read in a version 4 bot; with its own number that
+bot says the file is newer than it reads, and every version 4 file still reads in every version
+4 bot. A file without them is written as version 4 or lower, exactly as before."""
 KINDS = ("character", "campaign")
 MAX_IMPORT_BYTES = 1024 * 1024
 MAX_IMPORT_CHARACTERS = 1000
@@ -133,16 +148,17 @@ MAX_SAVED_OPTIONS = 25
 """Options of one saved roll's command: more than any command has."""
 MAX_IMPORT_OBJECTS = (
     2
-    + MAX_IMPORT_CHARACTERS * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS + 2 + MAX_ITEMS + MAX_COUNTERS)
+    + MAX_IMPORT_CHARACTERS
+    * (3 + MAX_WEAPONS + 3 * MAX_SAVED_ROLLS + 2 + MAX_ITEMS + MAX_COUNTERS + MAX_CONDITIONS)
     + 1
     + MAX_IMPORT_CONDITIONS
     + MAX_IMPORT_SESSIONS * (1 + MAX_IMPORT_ANSWERS)
 )
 """The most JSON objects a valid file holds: the document, the campaign, and per character the
 sheet, its attributes, its skills, its weapons, its saved rolls (each with its command and
-options) and its gear (its purse, items and counters); the campaign's session settings and
-named conditions, and each session with its answers. Counting them stops a file of a million
-`{}` while it is parsed, before it costs a million Python dicts."""
+options), its gear (its purse, items and counters) and its conditions; the campaign's session
+settings and named conditions, and each session with its answers. Counting them stops a file of
+a million `{}` while it is parsed, before it costs a million Python dicts."""
 
 HEADER_FIELDS = ("format", "version", "kind", "exported_at")
 BODY_FIELDS = {"character": ("character",), "campaign": ("campaign", "characters")}
@@ -166,6 +182,8 @@ CHARACTER_FIELDS = (
 )
 GEAR_FIELD = ("gear",)
 """A sheet's field from version 3 on (storage/transfer/gear.py)."""
+SHEET_CONDITIONS_FIELD = ("conditions",)
+"""A sheet's field from version 5 on (storage/transfer/conditions.py)."""
 SAVED_FIELDS = ("name", "command", "label")
 COMMAND_FIELDS = ("name", "options")
 WEAPON_FIELDS = ("name", "base", "attribute", "skill", "kind")

@@ -36,6 +36,9 @@ class ImportPlan:
     """(a character's name key, its saved rolls) for the sheets whose entry lists them."""
     gear: tuple[tuple[str, GearData], ...] = ()
     """(a character's name key, its gear) for the sheets whose entry has some (version 3)."""
+    sheet_conditions: tuple[tuple[str, tuple[Condition, ...]], ...] = ()
+    """(a character's name key, its conditions) for the sheets whose entry lists them
+    (version 5)."""
     currency: GearSettings | None = None
     """The campaign's currency and gift setting, where the file gives them (version 3)."""
     conditions: tuple[Condition, ...] = ()
@@ -48,6 +51,11 @@ class ImportPlan:
     def gear_of(self, name: str) -> GearData | None:
         key = name.casefold()
         return next((gear for k, gear in self.gear if k == key), None)
+
+    def conditions_of(self, name: str) -> tuple[Condition, ...] | None:
+        """The conditions the file gives this sheet, or None where it gives none."""
+        key = name.casefold()
+        return next((found for k, found in self.sheet_conditions if k == key), None)
 
     def saved_of(self, name: str) -> tuple[SavedData, ...] | None:
         """The saved rolls the file gives this sheet, or None where it gives none."""

@@ -1,5 +1,5 @@
 """A character sheet in an import file: its name, flags and notes, its stats and weapons, its
-fight fields and portrait; its saved rolls and gear are collected on the checker."""
+fight fields and portrait; its saved rolls, gear and conditions are collected on the checker."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ from typing import Any
 
 from storage.portraits import portrait_problem
 from storage.transfer.checker import ImportChecker
+from storage.transfer.conditions import check_sheet_conditions
 from storage.transfer.format import (
     CHARACTER_FIELDS,
     DAMAGE_KINDS,
     GEAR_FIELD,
     GEAR_VERSION,
+    SHEET_CONDITIONS_FIELD,
+    SHEET_CONDITIONS_VERSION,
     WEAPON_FIELDS,
 )
 from storage.transfer.gear import check_gear
@@ -49,10 +52,11 @@ _HEALTH_FIELDS = (
 
 
 def check_character(checker: ImportChecker, value: Any, path: str) -> Character | None:
-    """The sheet at `path`, or None with its problems reported; its saved rolls and gear go
-    onto the checker, by the sheet's name key."""
+    """The sheet at `path`, or None with its problems reported; its saved rolls, gear and
+    conditions go onto the checker, by the sheet's name key."""
     before = len(checker.problems)
     fields = CHARACTER_FIELDS + (GEAR_FIELD if checker.version >= GEAR_VERSION else ())
+    fields += SHEET_CONDITIONS_FIELD if checker.version >= SHEET_CONDITIONS_VERSION else ()
     data = checker.obj(value, path, fields)
     if data is None:
         return None
@@ -78,12 +82,19 @@ def check_character(checker: ImportChecker, value: Any, path: str) -> Character 
     if len(checker.problems) > before:
         return None
     gear = check_gear(checker, data["gear"], f"{path}.gear") if "gear" in data else None
+    conditions = (
+        check_sheet_conditions(checker, data["conditions"], f"{path}.conditions")
+        if "conditions" in data
+        else None
+    )
     if len(checker.problems) > before:
         return None
     if saved is not None:
         checker.saved[name.casefold()] = saved
     if gear is not None:
         checker.gear[name.casefold()] = gear
+    if conditions is not None:
+        checker.conditions[name.casefold()] = conditions
     return Character(
         name,
         bool(is_npc),

@@ -5,6 +5,8 @@ they make or are rolled against outside a fight counts it; it comes along into a
 
 from __future__ import annotations
 
+import json
+
 from tests.commands.conftest import embed_of, field, offered
 from tests.commands.test_combat import make_goblin, make_jaime, make_ser_carol
 from tests.commands.test_fights import line_of
@@ -263,3 +265,79 @@ async def test_remove_offers_the_sheets_conditions_hidden_ones_to_gms(world):
     assert await names(bob, character="Goblin") == []  # an NPC's sheet is the GMs' eyes only
     assert await names(alice, character="Goblin") == [("Sly +1 all rolls", "Sly")]
     assert await names(alice, character="Nobody") == []
+
+
+async def test_they_go_with_an_export_to_another_server_and_count_there(world):
+    await table(world)
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await put(world, alice, character="Jaime", name="Blessed", modifier=1, applies_to="attack")
+    await put(world, alice, character="Jaime", name="Watched", hidden=True)
+    await put(world, alice, character="Goblin", name="Sly", modifier=1, hidden=True)
+    exported = await bob.slash(channel, "character export")
+    raw = await exported.response.attachments[0].read()
+    assert "Watched" not in raw.decode()  # the GM's secret stays out of the player's file
+    assert [c["name"] for c in json.loads(raw)["character"]["conditions"]] == ["Blessed"]
+    npc = await alice.slash(channel, "character export", name="Goblin")
+    npc_file = json.loads(await npc.response.attachments[0].read())
+    assert npc_file["character"]["conditions"] == [
+        {"name": "Sly", "modifier": 1, "applies_to": "all", "hidden": True}
+    ]
+
+    dora = world.env.create_user("dora")
+    other = world.env.create_guild("Other table", owner=dora)
+    there = other.create_text_channel("game")
+    dora_there = other.add_member(dora)
+    bob_there = other.add_member(bob.user)
+    refused = await bob_there.slash(there, "character import", file=("Jaime.json", raw))
+    assert refused.response.ephemeral
+    assert (
+        "Only a GM of Default can change the conditions on Jaime with an import (take them "
+        "out of the file, or a GM lets players" in refused.response.content
+    )
+    await dora_there.slash(there, "campaign settings", players_conditions=True)
+    done = await bob_there.slash(there, "character import", file=("Jaime.json", raw))
+    assert "Imported 1 character into" in done.response.content, done.response.content
+    world.dice.push(10)  # 10 + 3 + 5 + 1 = 19
+    attack = embed_of(await bob_there.slash(there, "attack", weapon="Long sword", vs=13))
+    assert field(attack, "Modifiers") == "Strength +3, Long swords +5, Blessed +1"
+    again = await bob_there.slash(there, "character import", file=("Jaime.json", raw),
+                                  replace=True)  # fmt: skip
+    assert "Imported 1 character into" in again.response.content, again.response.content
+    sheet = embed_of(await bob_there.slash(there, "character show", name="Jaime"))
+    assert field(sheet, "Conditions") == "Blessed +1 attacks"  # once, not twice
+
+
+async def test_a_bad_condition_in_the_file_is_named_with_its_path(world):
+    document = {
+        "format": "wire-bot",
+        "version": 5,
+        "kind": "character",
+        "character": {"name": "Jaime", "conditions": [{"name": "Blessed", "modifier": 11}]},
+    }
+    raw = json.dumps(document).encode()
+    result = await world.bob.slash(world.channel, "character import", file=("bad.json", raw))
+    assert result.response.ephemeral and "nothing was written" in result.response.content
+    assert "character.conditions\\[0].modifier: 11 is above the maximum 10" in (
+        result.response.content
+    )
+
+
+async def test_a_players_file_of_conditions_and_hidden_ones_is_refused_in_german(
+    world, client_languages
+):
+    client_languages.set(world.bob, "de")
+    sheet = {"name": "Jaime", "conditions": [{"name": "Gesegnet", "modifier": 1}]}
+    document = {"format": "wire-bot", "version": 5, "kind": "character", "character": sheet}
+    refused = await world.bob.slash(world.channel, "character import",
+                                    file=("jaime.json", json.dumps(document).encode()))  # fmt: skip
+    assert refused.response.ephemeral
+    assert (
+        "kann die Zustände von Jaime per Import ändern (nimm sie aus der Datei, oder ein "
+        "Chronist erlaubt es Spielern" in refused.response.content
+    )
+    sheet["conditions"][0]["hidden"] = True
+    hidden = await world.bob.slash(world.channel, "character import",
+                                   file=("jaime.json", json.dumps(document).encode()))  # fmt: skip
+    assert "kann verdeckte Zustände importieren (Jaime)" in hidden.response.content
+    listing = embed_of(await world.bob.slash(world.channel, "character list"))
+    assert "Jaime" not in listing["description"]  # nothing written

@@ -221,8 +221,8 @@ def test_numbers_too_long_or_not_numbers_are_named_problems(number: str, expecte
 def test_a_huge_version_number_is_named_too() -> None:
     raw = '{"format": "wire-bot", "version": ' + "1" * 5000 + ', "kind": "character"}'
     assert problems(raw) == [
-        "version: a number of 5,000 digits is not a version this bot reads (it reads 1, 2, 3, 4); "
-        "export it again with a matching bot"
+        "version: a number of 5,000 digits is not a version this bot reads (it reads 1, 2, 3, 4, "
+        "5); export it again with a matching bot"
     ]
 
 
@@ -256,13 +256,13 @@ def test_input_over_one_mib_is_not_even_parsed() -> None:
             "format: expected 'wire-bot', got 'x'; is this a WIRE bot export?",
         ),
         (
-            '{"format": "wire-bot", "version": 5, "kind": "character"}',
-            "version: 5 is not a version this bot reads (it reads 1, 2, 3, 4); export it again "
-            "with a matching bot",
+            '{"format": "wire-bot", "version": 6, "kind": "character"}',
+            "version: 6 is not a version this bot reads (it reads 1, 2, 3, 4, 5); export it "
+            "again with a matching bot",
         ),
         (
             '{"format": "wire-bot", "kind": "character"}',
-            "version: missing (this bot reads version 4)",
+            "version: missing (this bot reads version 5)",
         ),
         (
             '{"format": "wire-bot", "version": 1, "kind": "monster"}',

@@ -802,7 +802,9 @@ def test_load_reads_an_exported_sheets_gear_against_its_maximum(tmp_path: Path) 
     assert older.stdout == "Jaime: 0 kg of 6 kg carried (lift 30 kg)\n"  # a version 1 file
 
 
-def test_load_reads_a_version_4_campaign_file_and_refuses_a_later_one(tmp_path: Path) -> None:
+def test_load_reads_version_4_and_5_campaign_files_and_refuses_a_later_one(
+    tmp_path: Path,
+) -> None:
     """A campaign file with named conditions and sessions (version 4) reads as its sheets; a
     version the CLI does not know is refused, naming the versions it reads."""
     document = {
@@ -821,7 +823,11 @@ def test_load_reads_a_version_4_campaign_file_and_refuses_a_later_one(tmp_path: 
     done = wire("load", "--sheet", str(path))
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == "Ash: 0 kg of 6 kg carried (lift 30 kg)\n"
-    path.write_text(json.dumps({**document, "version": 5}))
+    cursed = {**document["characters"][0], "conditions": [{"name": "Cursed", "modifier": -1}]}
+    path.write_text(json.dumps({**document, "version": 5, "characters": [cursed]}))
+    five = wire("load", "--sheet", str(path))  # a sheet's conditions (version 5) passed by
+    assert (five.returncode, five.stdout) == (0, done.stdout)
+    path.write_text(json.dumps({**document, "version": 6}))
     later = wire("load", "--sheet", str(path))
     assert later.returncode != 0
-    assert "format wire-bot, version 1 to 4" in later.stderr + later.stdout
+    assert "format wire-bot, version 1 to 5" in later.stderr + later.stdout
