@@ -59,6 +59,10 @@ async def test_conditions_change_the_rolls_and_end_on_their_turn(
     assert field(hit.embeds[0], "Total") == "**14** vs defence 11"
     assert damage_of(hit.embeds[0]) == 6
 
+    # Aria's player may not bless herself: the table has not let players put on conditions.
+    own = await c("fight", {"combatant": "Aria", "name": "Blessed", "modifier": 1,
+                  "applies_to": "attack"}, by=PLAYER_A, sub="effect", public=False)  # fmt: skip
+    assert own.ephemeral and "players_conditions:true" in own.content, own.content
     blessed = await c("fight", {"combatant": "Aria", "name": "Blessed", "modifier": 1,
                       "applies_to": "attack", "rounds": 2}, sub="effect")  # fmt: skip
     assert blessed.content == "**Aria**: Blessed +1 attacks, for 2 rounds."
