@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from wire import i18n, jsonout, text
 from wire.check import Modifier, Roll, resolve_check, stat_line
 from wire.combat import resolve_attack, resolve_defence
+from wire.conditions import RollFor, damage_modifiers, modified_damage, with_conditions
 from wire.contest import resolve_contest
 from wire.cost_cli import add_cost_parser, run_cost
 from wire.crafting import resolve_craft
@@ -267,6 +268,7 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
                 *_modifier(args.mod),
             )
             _refuse_likely_typos(mods)
+            mods = with_conditions(mods, sheet.conditions, RollFor.check(args.attr, args.skill))
             result = resolve_check(mods, args.vs, die)
             return text.check_lines(result) + _missing_lines(mods), jsonout.check_json(result)
         weapon_name = args.weapon
@@ -281,9 +283,16 @@ def run(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
                 )
             weapon_name = sheet.weapons[0].name
         weapon, mods = sheet_weapon(sheet, weapon_name)
-        mods = (*mods, *_modifier(args.mod))
-        result = resolve_attack(mods, weapon.base, die, vs=args.vs)
-        return text.combat_lines(result) + _missing_lines(mods), jsonout.combat_json(result)
+        mods = with_conditions((*mods, *_modifier(args.mod)), sheet.conditions, RollFor.attack())
+        base = modified_damage(weapon.base, sheet.conditions, ())
+        result = resolve_attack(mods, base, die, vs=args.vs)
+        changed = damage_modifiers(sheet.conditions, ())
+        lines = text.combat_lines(result)
+        lines[2:2] = text.base_damage_lines(weapon.base, changed, base)  # before "Damage:"
+        return (
+            lines + _missing_lines(mods),
+            jsonout.combat_json(result) | jsonout.base_damage_json(changed),
+        )
     mods = stat_line(args.attr, args.skill, args.mod)
     if args.command == "check":
         result = resolve_check(mods, args.vs, die)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from wire.check import CheckResult, Roll
+from wire.check import CheckResult, Modifier, Roll
 from wire.combat import CombatResult
 from wire.contest import ContestResult
 from wire.crafting import CraftResult
@@ -61,6 +62,14 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
         "damage": result.damage.amount,
         "odds": _odds(result.odds),
     }
+
+
+def base_damage_json(changes: Sequence[Modifier]) -> dict[str, Any]:
+    """The conditions that changed an attack's base damage, where any did (the attack's
+    "base" is then the changed one)."""
+    if not changes:
+        return {}
+    return {"base_modifiers": [{"label": m.label, "value": m.value} for m in changes]}
 
 
 def contest_json(result: ContestResult) -> dict[str, Any]:

@@ -8,10 +8,11 @@ prices and the ledger) added, as every export of a table with CP is, version 3, 
 gear, version 4, which adds a campaign's named conditions and sessions, or version 5, which adds
 the conditions on a sheet. This reader takes only what a roll or a price reads off a sheet: the
 name, attributes, skills, weapons and shield, each checked against the same ranges
-(wire/limits.py), so the CLI rolls and prices the numbers the bot does; the other fields (notes,
-health, armour, the sheet's conditions) are left alone, so a roll here is the sheet's without
-its conditions (`--mod` adds one by hand). It needs no database and no Discord, so the rules
-core keeps its one-way imports.
+(wire/limits.py), and from version 5 the sheet's conditions, checked as /condition add checks
+them (wire/conditions.py): the CLI rolls and prices the numbers the bot does, a roll off a sheet
+counting its conditions as the bot's /check and /attack count them outside a fight. The other
+fields (notes, health, armour, gear) are left alone. It needs no database and no Discord, so
+the rules core keeps its one-way imports.
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from wire import limits
+from wire.conditions import (
+    CONDITION_MODIFIER,
+    MAX_CONDITIONS,
+    MAX_ROUNDS,
+    Effect,
+    Target,
+    Timing,
+    check_sheet_condition,
+)
 from wire.errors import RulesError
 from wire.health import DamageKind
 from wire.i18n import N_, tr
@@ -30,8 +40,8 @@ FORMAT = "wire-bot"
 READ_VERSIONS = (1, 2, 3, 4, 5)
 """The export versions read (storage/transfer/format.py's READ_VERSIONS): 2 is 1 with CP added,
 3 is 2 with gear, 4 is 3 with a campaign's named conditions and sessions (which no sheet
-holds, so this reader passes them by), 5 is 4 with the conditions on sheets (passed by too: a
-roll here counts the numbers given on the command line, as it always did)."""
+holds, so this reader passes them by), 5 is 4 with the conditions on sheets (read: a roll off
+the sheet counts them)."""
 MAX_FILE_BYTES = 1024 * 1024
 """The largest file the bot imports; a sheet file is far smaller."""
 
@@ -179,4 +189,52 @@ def _character(value: Any, path: str) -> Character:
         skills=_stats(value.get("skills"), f"{path}.skills", limits.SKILL),
         weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(weapons)),
         shield=shield,
+        conditions=_conditions(value.get("conditions"), f"{path}.conditions"),
     )
+
+
+_TARGETS = tuple(t.value for t in Target)
+_TIMINGS = (Timing.END.value, Timing.START.value)
+"""A sheet's condition counts down at the end or the start of its bearer's turn in a fight
+("until someone's next turn" needs a fight, so no sheet holds one)."""
+_ROUNDS = limits.Limit(N_("a condition's rounds"), 1, MAX_ROUNDS)
+
+
+def _conditions(value: Any, path: str) -> tuple[Effect, ...]:
+    """A sheet's conditions (version 5), as storage/transfer/conditions.py writes them, each
+    checked as /condition add checks one, so a hand-edited file rolls nothing the bot would
+    refuse. A hidden one counts like the others and is named: whoever holds the file reads it."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_CONDITIONS:
+        raise _problem(
+            path, N_("expected a list of at most {most} conditions"), most=MAX_CONDITIONS
+        )
+    return tuple(_condition(entry, f"{path}[{i}]", i + 1) for i, entry in enumerate(value))
+
+
+def _condition(value: Any, path: str, number: int) -> Effect:
+    if not isinstance(value, dict):
+        raise _problem(path, N_("expected a condition: a name, a modifier, what it applies to"))
+    applies_to = value.get("applies_to", Target.ALL.value)
+    if applies_to not in _TARGETS:
+        raise _problem(
+            f"{path}.applies_to", N_("expected one of {values}"), values=", ".join(_TARGETS)
+        )
+    timing = value.get("timing", Timing.END.value)
+    if timing not in _TIMINGS:
+        raise _problem(f"{path}.timing", N_("expected one of {values}"), values=", ".join(_TIMINGS))
+    rounds, stat = value.get("rounds"), value.get("stat")
+    effect = Effect(
+        id=number,
+        name=_text(value.get("name"), f"{path}.name"),
+        rounds_left=None if rounds is None else _number(rounds, f"{path}.rounds", _ROUNDS),
+        modifier=_number(value.get("modifier", 0), f"{path}.modifier", CONDITION_MODIFIER),
+        applies_to=Target(applies_to),
+        stat=None if stat is None else _text(stat, f"{path}.stat"),
+        timing=Timing(timing),
+    )
+    try:
+        return check_sheet_condition(effect)
+    except RulesError as exc:
+        raise RulesError(tr("{path}: {problem}", path=path, problem=str(exc))) from None

@@ -7,11 +7,12 @@ language in use (`wire.i18n`): the CLI's `--lang`, or the interaction's in the b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
 from wire import i18n
-from wire.check import CheckResult, Roll
+from wire.check import CheckResult, Modifier, Roll
 from wire.combat import CombatResult
 from wire.contest import ContestResult
 from wire.crafting import CraftResult
@@ -126,6 +127,22 @@ def combat_lines(result: CombatResult) -> list[str]:
             else tr("Defended: {degrees} for the defender", degrees=degrees)
         )
     return [first, outcome, tr("Damage: {damage}", damage=damage_text(result)), last]
+
+
+def base_damage_lines(weapon_base: int, changes: Sequence[Modifier], base: int) -> list[str]:
+    """The line that says how conditions changed an attack's base damage ("Base damage: 5,
+    Hexed +2 → 7", as the bot's Base damage field says it); none when none did."""
+    if not changes:
+        return []
+    parts = ", ".join(f"{m.label} {m.value:+d}" for m in changes)
+    return [
+        tr(
+            "Base damage: {weapon}, {changes} → {base}",
+            weapon=weapon_base,
+            changes=parts,
+            base=base,
+        )
+    ]
 
 
 def _winner_degrees(result: CombatResult) -> Degrees:

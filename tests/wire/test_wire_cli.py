@@ -600,6 +600,107 @@ def test_a_german_sheet_name_finds_the_english_stat() -> None:
     assert done.stdout.splitlines()[0] == "Wurf: d20 10 + 3 Strength + 3 Parry = 16 gegen MW 15"
 
 
+def _conditioned_sheet(tmp_path: Path, *conditions: dict[str, Any]) -> str:
+    """Jaime's sheet as a version 5 export with `conditions` on it."""
+    document = json.loads(Path(SHEET).read_text())
+    document["version"] = 5
+    document["character"]["conditions"] = list(conditions)
+    path = tmp_path / "jaime5.json"
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+BLESSED = {"name": "Blessed", "modifier": 1, "applies_to": "attack", "rounds": 3}
+HEXED = {"name": "Hexed", "modifier": 2, "applies_to": "damage-dealt"}
+TIRED = {"name": "Tired", "modifier": -2, "applies_to": "check", "stat": "Climbing"}
+PRONE = {"name": "Prone", "modifier": -2, "applies_to": "defence", "hidden": True}
+
+
+def test_a_roll_off_a_sheet_counts_its_conditions_as_the_bot_does(tmp_path: Path) -> None:
+    """Blessed on attacks, Hexed on the damage dealt, Tired on Climbing checks: each where the
+    bot counts it outside a fight, named in the breakdown; Prone (defences) on none of these."""
+    sheet = _conditioned_sheet(tmp_path, BLESSED, HEXED, TIRED, PRONE)
+    attack = wire("attack", "--sheet", sheet, "--vs", "13", "--roll", "15")
+    assert (attack.returncode, attack.stderr) == (0, "")
+    assert attack.stdout.splitlines() == [
+        "Attack: d20 15 + 3 Strength + 5 Long swords + 1 Blessed = 24 vs defence 13",
+        "Hit: 5 DoS for the attacker",
+        "Base damage: 5, Hexed +2 → 7",
+        "Damage: 7 base + 5 DoS = 12 damage",
+        "Chance before the roll: 85% to hit",
+    ]
+    found = wire_json("attack", "--sheet", sheet, "--vs", "13", "--roll", "15")
+    assert (found["total"], found["base"], found["damage"]) == (24, 7, 12)
+    assert found["base_modifiers"] == [{"label": "Hexed", "value": 2}]
+    climb = ["check", "--sheet", sheet, "--attr", "Strength", "--vs", "15", "--roll", "10"]
+    tired = wire_json(*climb, "--skill", "climbing")
+    assert [(m["label"], m["value"]) for m in tired["modifiers"]][-1] == ("Tired", -2)
+    assert (tired["total"], tired["success"]) == (13, False)  # 15 and a success without it
+    parry = wire_json(*climb, "--skill", "Parry")
+    assert [m["label"] for m in parry["modifiers"]] == ["Strength", "Parry"]
+    german = wire("--lang", "de", "attack", "--sheet", sheet, "--vs", "13", "--roll", "15")
+    assert german.stdout.splitlines()[2] == "Grundschaden: 5, Hexed +2 → 7"
+    bare = wire_json("attack", "--sheet", SHEET, "--vs", "13", "--roll", "15")
+    assert "base_modifiers" not in bare and bare["total"] == 23
+
+
+@pytest.mark.parametrize(
+    ("condition", "says"),
+    [
+        pytest.param(
+            {**BLESSED, "modifier": 11},
+            "character.conditions[0].modifier: expected a whole number from -10 to 10",
+            id="modifier",
+        ),
+        pytest.param(
+            {**BLESSED, "applies_to": "luck"},
+            "character.conditions[0].applies_to: expected one of all, attack",
+            id="applies_to",
+        ),
+        pytest.param(
+            {**BLESSED, "rounds": 0},
+            "character.conditions[0].rounds: expected a whole number from 1 to 100",
+            id="rounds",
+        ),
+        pytest.param(
+            {**BLESSED, "timing": "turn"},
+            "character.conditions[0].timing: expected one of end, start",
+            id="timing",
+        ),
+        pytest.param(
+            {**BLESSED, "stat": "Climbing"},
+            "character.conditions[0]: A stat goes with a condition on checks only",
+            id="stat-off-checks",
+        ),
+        pytest.param(
+            {**BLESSED, "name": " "},
+            "character.conditions[0].name: expected a name",
+            id="name",
+        ),
+        pytest.param(
+            "Blessed",
+            "character.conditions[0]: expected a condition",
+            id="not-an-object",
+        ),
+    ],
+)
+def test_a_sheets_bad_condition_is_refused_with_its_path(
+    tmp_path: Path, condition: Any, says: str
+) -> None:
+    """A hand-edited file rolls nothing /condition add would refuse."""
+    sheet = _conditioned_sheet(tmp_path, condition)
+    done = wire("attack", "--sheet", sheet, "--vs", "13", "--roll", "15")
+    assert done.returncode == 2 and done.stdout == ""
+    assert says in done.stderr
+
+
+def test_a_sheet_with_more_conditions_than_the_bot_allows_is_refused(tmp_path: Path) -> None:
+    sheet = _conditioned_sheet(tmp_path, *[{**BLESSED, "name": f"B{i}"} for i in range(11)])
+    done = wire("attack", "--sheet", sheet, "--vs", "13")
+    assert done.returncode == 2
+    assert "character.conditions: expected a list of at most 10 conditions" in done.stderr
+
+
 def test_a_campaign_export_needs_the_characters_name(tmp_path: Path) -> None:
     sheet = json.loads(Path(SHEET).read_text())["character"]
     other = {"name": "Goblin", "is_npc": True, "attributes": {"Strength": 1}}
@@ -825,7 +926,7 @@ def test_load_reads_version_4_and_5_campaign_files_and_refuses_a_later_one(
     assert done.stdout == "Ash: 0 kg of 6 kg carried (lift 30 kg)\n"
     cursed = {**document["characters"][0], "conditions": [{"name": "Cursed", "modifier": -1}]}
     path.write_text(json.dumps({**document, "version": 5, "characters": [cursed]}))
-    five = wire("load", "--sheet", str(path))  # a sheet's conditions (version 5) passed by
+    five = wire("load", "--sheet", str(path))  # a sheet's conditions (version 5): no weight
     assert (five.returncode, five.stdout) == (0, done.stdout)
     path.write_text(json.dumps({**document, "version": 6}))
     later = wire("load", "--sheet", str(path))
