@@ -3,7 +3,9 @@
 The store reads the rolls of a scope (a character, a player, the campaign, a fight, a session, a
 time span) as `wire.stats.LoggedRoll`s for the rules core to count. A scope of whole days (all
 time, since a date) comes from the roll counts the database keeps as rolls are logged
-(storage/migrations/0025_roll_counts.sql): a few thousand rows however long the log. A small
+(storage/migrations/0025_roll_counts.sql; on SQLite only for a campaign whose log has reached
+5,000 rolls, 0028_roll_counts_where_they_pay.sql, the others' found empty and read from the
+log): a few thousand rows however long the log. A small
 scope comes roll by roll, oldest first (the luck line and the CSV need each roll); a span that
 cuts a day (tonight, a fight, a session) comes from the log, grouped in SQL when big. Privacy is
 in the query (storage/sql/stats.py), the same on the log and the counts: a player's view never

@@ -22,7 +22,6 @@ from storage.postgres_schema import postgres_migrations, prepare_postgres
 from storage.rules_stats import StatsScope
 from storage.schema import migrations, prepare_database
 from storage.sql.postgres import positional
-from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 from wire.degrees import degrees_of
 from wire.stats import summarise
@@ -48,6 +47,15 @@ SELECT {KEY}, count(*), sum(damage)
         UNION ALL {_ENTRIES.format(day="'*'")}) AS e
  GROUP BY {KEY} ORDER BY {KEY}"""
 COUNTS = f"SELECT {KEY}, rolls, damage FROM roll_counts ORDER BY {KEY}"
+
+
+async def _count_from(store, rolls: int) -> None:
+    """SQLite counts a campaign's rolls from its `rolls`th on (migration 0028_roll_counts_where_
+    they_pay); PostgreSQL counts every campaign's, so there it changes nothing."""
+    if isinstance(store, PostgresStore):
+        return
+    _statement(store, "test_count_from", "UPDATE roll_counting SET count_from = :rolls")
+    await store.backend.query("test_count_from", {"rolls": rolls}, write=True)
 
 
 def _statement(store, name: str, sql: str) -> None:
@@ -146,6 +154,7 @@ async def test_counts_equal_a_recount_after_any_sequence(
     rng = random.Random(seed)
     _statement(store, "test_counts", COUNTS)
     _statement(store, "test_recount", RECOUNT)
+    await _count_from(store, 0)  # SQLite: every campaign counted from its first roll
     campaigns = [await make_campaign(), await make_campaign()]
     characters = {}
     for campaign in campaigns:
@@ -209,6 +218,10 @@ def _counts_version(versions) -> int:
     return next(m.version for m in versions if m.name == "roll_counts")
 
 
+def _where_they_pay(versions) -> int:
+    return next(m.version for m in versions if m.name == "roll_counts_where_they_pay")
+
+
 async def test_the_migration_counts_the_rolls_before_it_on_sqlite(tmp_path) -> None:
     path = tmp_path / "old.db"
     prepare_database(path, target=_counts_version(migrations()) - 1)
@@ -225,15 +238,14 @@ async def test_the_migration_counts_the_rolls_before_it_on_sqlite(tmp_path) -> N
         )
     conn.execute("COMMIT")
     conn.close()
-    store = await SqliteStore.open(path)
+    prepare_database(path, target=_where_they_pay(migrations()) - 1)
+    conn = schema.connect(path)
     try:
-        _statement(store, "test_counts", COUNTS)
-        _statement(store, "test_recount", RECOUNT)
-        await _same(store)
-        counted = await store.backend.query("test_counts")
+        counted = conn.execute(COUNTS).fetchall()
+        assert counted == conn.execute(RECOUNT).fetchall()
         assert len(counted) == 6  # three alike keys a day and all time: the two 20s as one
     finally:
-        await store.close()
+        conn.close()
 
 
 async def test_the_migration_counts_the_rolls_before_it_on_postgresql(
@@ -258,3 +270,105 @@ async def test_the_migration_counts_the_rolls_before_it_on_postgresql(
         assert counted == recounted and len(counted) == 6
     finally:
         await conn.close()
+
+
+# ---- SQLite counts a campaign once its log is long enough to pay (0028_roll_counts_where_they_pay)
+
+COUNTED = "SELECT campaign_id, logged, counted FROM roll_totals ORDER BY campaign_id"
+CROSSING = 10
+
+
+async def _rolls_agree(store, campaign_id: int) -> None:
+    """The campaign's whole-day statistics, read the way /stats reads them (limit 0: from the
+    counts where there are any), equal its log's roll by roll, for a GM and a player."""
+    for viewer, gm in ((GM, True), (PLAYER, False)):
+        await _stats_agree(store, campaign_id, StatsScope(), viewer, gm)
+
+
+async def _same_counted(store) -> None:
+    """The counts equal a recount of the counted campaigns' rolls."""
+    recount = RECOUNT.replace(
+        ") AS e", ") AS e WHERE campaign_id IN (SELECT campaign_id FROM roll_totals WHERE counted)"
+    )
+    _statement(store, "test_recount_counted", recount)
+    counted = await store.backend.query("test_counts")
+    recounted = await store.backend.query("test_recount_counted")
+    assert counted == recounted
+
+
+@pytest.mark.sqlite_only  # PostgreSQL counts every campaign
+async def test_a_campaign_is_counted_from_the_roll_that_makes_its_log_long(
+    store, make_campaign, make_character
+) -> None:
+    """Below the size no counts are kept (its /stats reads the log); the roll that reaches it
+    counts the whole log at once, that roll too but once; from then on each roll as it comes,
+    and deletions uncount. Another campaign below the size stays uncounted all along."""
+    rng = random.Random(7)
+    await _count_from(store, CROSSING)
+    _statement(store, "test_counted", COUNTED)
+    _statement(store, "test_counts", COUNTS)
+    _statement(
+        store,
+        "test_campaign_counts",
+        "SELECT count(*) FROM roll_counts WHERE campaign_id = :campaign_id",
+    )
+    big, small = await make_campaign(), await make_campaign()
+    sheets = {c.id: (await make_character(c, "Ash"), None) for c in (big, small)}
+
+    async def counts_of(campaign) -> int:
+        [(rows,)] = await store.backend.query("test_campaign_counts", {"campaign_id": campaign.id})
+        return rows
+
+    for _ in range(CROSSING - 1):
+        await store.log_roll(_random_roll(rng, big, sheets[big.id]))
+    await store.log_roll(_random_roll(rng, small, sheets[small.id]))
+    assert await store.backend.query("test_counted") == [
+        (big.id, CROSSING - 1, 0),
+        (small.id, 1, 0),
+    ]
+    assert await counts_of(big) == 0
+    await _rolls_agree(store, big.id)  # from the log
+    await store.log_roll(_random_roll(rng, big, sheets[big.id]))  # the crossing
+    assert (await store.backend.query("test_counted"))[0] == (big.id, CROSSING, 1)
+    assert await counts_of(big) > 0
+    await _same_counted(store)
+    for step in range(30):
+        campaign = big if step % 10 else small  # the small one: 4 rolls in all
+        await store.log_roll(_random_roll(rng, campaign, sheets[campaign.id]))
+        if step % 10 == 9:
+            await store.delete_user_data(rng.choice(USERS))  # uncounts the big one's
+        await _same_counted(store)
+    assert [counted for _, _, counted in await store.backend.query("test_counted")] == [1, 0]
+    assert await counts_of(small) == 0
+    await _rolls_agree(store, big.id)  # from the counts
+    await _rolls_agree(store, small.id)  # from the log
+
+
+def test_the_migration_keeps_the_counts_of_long_logs_only(tmp_path) -> None:
+    """A campaign of 5,000 rolls or more keeps its counts; one of fewer loses them (its /stats
+    reads its log until it reaches 5,000)."""
+    path = tmp_path / "old.db"
+    prepare_database(path, target=_where_they_pay(migrations()) - 1)
+    conn = schema.connect(path)
+    conn.execute("BEGIN")
+    for campaign in (1, 2):
+        conn.execute(
+            "INSERT INTO campaigns (id, guild_id, name, name_key, is_default) "
+            "VALUES (?, ?, ?, ?, 0)",
+            (campaign, GUILD, f"Saga {campaign}", f"saga {campaign}"),
+        )
+    insert = f"INSERT INTO roll_log ({_OLD_COLUMNS}) VALUES ({', '.join('?' * 16)})"
+    conn.executemany(insert, [next(_old_rows())] * 5000)
+    conn.executemany(insert, [(GUILD, 2, *row[2:]) for row in _old_rows()])
+    conn.execute("COMMIT")
+    conn.close()
+    prepare_database(path)
+    conn = schema.connect(path)
+    try:
+        assert conn.execute(COUNTED).fetchall() == [(1, 5000, 1), (2, 4, 0)]
+        counted = conn.execute(COUNTS).fetchall()
+        assert counted == [row for row in conn.execute(RECOUNT).fetchall() if row[0] == 1]
+        assert sum(row[-2] for row in counted if row[1] == "*") == 5000
+        assert conn.execute("SELECT count_from FROM roll_counting").fetchone() == (5000,)
+    finally:
+        conn.close()
