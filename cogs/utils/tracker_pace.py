@@ -44,7 +44,7 @@ class _Tracker:
     dirty: bool = True
     """A change not yet shown by an edit that began after it."""
     last: float = float("-inf")
-    """When the last edit of this tracker began."""
+    """When the last edit of this tracker ended (its answer came, or it failed)."""
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
 
@@ -132,7 +132,6 @@ class TrackerPace:
                 await self._wait_turn(tracker)
                 waiters, tracker.waiters = tracker.waiters, []
                 tracker.dirty = False
-                tracker.last = self._clock()
                 self.edits += 1
                 try:
                     if await tracker.edit():
@@ -140,6 +139,9 @@ class TrackerPace:
                 except Exception:  # the change is stored; the next one tries again
                     log.exception("Could not show the tracker of fight %s", fight_id)
                 finally:
+                    # The gap counts from the edit's end: one slow to go out (its read waiting
+                    # behind a burst of writes) must not bring the next closer to it at Discord.
+                    tracker.last = self._clock()
                     for waiter in waiters:
                         if not waiter.done():
                             waiter.set_result(None)
