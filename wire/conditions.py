@@ -89,6 +89,13 @@ class Timing(StrEnum):
     """Ends when the turn of the combatant `until_id` names begins."""
 
 
+TARGET_NAMES = tuple(t.value for t in Target)
+"""How a file writes what a condition applies to (exports, the CLI's --sheet)."""
+SAVED_TIMINGS = (Timing.END.value, Timing.START.value)
+"""The timings a file may give a condition: "until someone's next turn" names a combatant, and
+fights are not exported, so no file holds one."""
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """A condition a combatant carries. The first three fields are those of the effects before

@@ -26,6 +26,8 @@ from wire.conditions import (
     CONDITION_MODIFIER,
     MAX_CONDITIONS,
     MAX_ROUNDS,
+    SAVED_TIMINGS,
+    TARGET_NAMES,
     Effect,
     Target,
     Timing,
@@ -193,10 +195,6 @@ def _character(value: Any, path: str) -> Character:
     )
 
 
-_TARGETS = tuple(t.value for t in Target)
-_TIMINGS = (Timing.END.value, Timing.START.value)
-"""A sheet's condition counts down at the end or the start of its bearer's turn in a fight
-("until someone's next turn" needs a fight, so no sheet holds one)."""
 _ROUNDS = limits.Limit(N_("a condition's rounds"), 1, MAX_ROUNDS)
 
 
@@ -217,13 +215,15 @@ def _condition(value: Any, path: str, number: int) -> Effect:
     if not isinstance(value, dict):
         raise _problem(path, N_("expected a condition: a name, a modifier, what it applies to"))
     applies_to = value.get("applies_to", Target.ALL.value)
-    if applies_to not in _TARGETS:
+    if applies_to not in TARGET_NAMES:
         raise _problem(
-            f"{path}.applies_to", N_("expected one of {values}"), values=", ".join(_TARGETS)
+            f"{path}.applies_to", N_("expected one of {values}"), values=", ".join(TARGET_NAMES)
         )
     timing = value.get("timing", Timing.END.value)
-    if timing not in _TIMINGS:
-        raise _problem(f"{path}.timing", N_("expected one of {values}"), values=", ".join(_TIMINGS))
+    if timing not in SAVED_TIMINGS:
+        raise _problem(
+            f"{path}.timing", N_("expected one of {values}"), values=", ".join(SAVED_TIMINGS)
+        )
     rounds, stat = value.get("rounds"), value.get("stat")
     effect = Effect(
         id=number,

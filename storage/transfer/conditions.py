@@ -41,6 +41,8 @@ from wire.conditions import (
     MAX_CONDITIONS,
     MAX_ROUNDS,
     NAME_MAX,
+    SAVED_TIMINGS,
+    TARGET_NAMES,
     Effect,
     Target,
     Timing,
@@ -50,8 +52,6 @@ from wire.textcheck import normal_text
 
 CONDITION_FIELDS = ("name", "modifier", "applies_to", "stat", "rounds", "timing")
 SHEET_CONDITION_FIELDS = (*CONDITION_FIELDS, "hidden")
-_TARGETS = tuple(t.value for t in Target)
-_TIMINGS = (Timing.END.value, Timing.START.value)
 
 
 # ---- export ---------------------------------------------------------------------------------
@@ -127,9 +127,9 @@ def _condition(checker: Checker, value: Any, path: str, fields: tuple[str, ...])
     if problem := int_problem(modifier, CONDITION_MODIFIER.low, CONDITION_MODIFIER.high):
         checker.problem(f"{path}.modifier", problem)
     applies_to = data.get("applies_to", Target.ALL.value)
-    if applies_to not in _TARGETS:
+    if applies_to not in TARGET_NAMES:
         checker.problem(
-            f"{path}.applies_to", N_("expected one of {values}"), values=", ".join(_TARGETS)
+            f"{path}.applies_to", N_("expected one of {values}"), values=", ".join(TARGET_NAMES)
         )
     stat = _short_name(checker, data.get("stat"), f"{path}.stat", required=False)
     if stat is not None and applies_to != Target.CHECK.value:
@@ -138,7 +138,7 @@ def _condition(checker: Checker, value: Any, path: str, fields: tuple[str, ...])
     if rounds is not None and (problem := int_problem(rounds, 1, MAX_ROUNDS)):
         checker.problem(f"{path}.rounds", problem)
     timing = data.get("timing", Timing.END.value)
-    if timing not in _TIMINGS:
+    if timing not in SAVED_TIMINGS:
         checker.problem(f"{path}.timing", N_("expected end or start"))
     hidden = data.get("hidden", False)
     if not isinstance(hidden, bool):
