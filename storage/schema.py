@@ -30,14 +30,14 @@ BUSY_TIMEOUT_S = 5.0
 """How long a statement waits for another process's write lock before giving up."""
 
 SQLITE_ONLY_TABLES = frozenset(
-    {"cache_version", "roll_count_changes", "roll_counting", "roll_totals"}
+    {"cache_version", "roll_count_changes", "roll_count_pending", "roll_counted", "roll_counting"}
 )
 """Tables that only SQLite has: its read cache's counter, kept by triggers (migration 0009), the
-roll counts' passing changes (migration 0025_roll_counts, always empty between statements), and
-from which campaign size its rolls are counted and which campaigns are (0028_roll_counts_where_
-they_pay). PostgreSQL tells its processes of a change by NOTIFY and counts every campaign's rolls
-by statement triggers instead; a copy between the two skips them (PostgreSQL counts the copied
-log itself)."""
+roll counts' passing changes and rolls (migrations 0025_roll_counts and 0029, always empty
+between statements), and from which campaign size its rolls are counted and which campaigns are
+(0028_roll_counts_where_they_pay, 0029_uncounted_rolls_write_nothing). PostgreSQL tells its
+processes of a change by NOTIFY and counts every campaign's rolls by statement triggers
+instead; a copy between the two skips them (PostgreSQL counts the copied log itself)."""
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

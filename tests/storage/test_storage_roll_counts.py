@@ -49,13 +49,21 @@ SELECT {KEY}, count(*), sum(damage)
 COUNTS = f"SELECT {KEY}, rolls, damage FROM roll_counts ORDER BY {KEY}"
 
 
-async def _count_from(store, rolls: int) -> None:
-    """SQLite counts a campaign's rolls from its `rolls`th on (migration 0028_roll_counts_where_
-    they_pay); PostgreSQL counts every campaign's, so there it changes nothing."""
+async def _count_from(store, rolls: int, check_every: int = 1) -> None:
+    """SQLite counts a campaign's rolls once its log holds `rolls`, as one roll in
+    `check_every` finds (migrations 0028_roll_counts_where_they_pay and 0029); 1 makes the
+    roll that reaches the size find it. PostgreSQL counts every campaign's, so there it changes
+    nothing."""
     if isinstance(store, PostgresStore):
         return
-    _statement(store, "test_count_from", "UPDATE roll_counting SET count_from = :rolls")
-    await store.backend.query("test_count_from", {"rolls": rolls}, write=True)
+    _statement(
+        store,
+        "test_count_from",
+        "UPDATE roll_counting SET count_from = :rolls, check_every = :check_every",
+    )
+    await store.backend.query(
+        "test_count_from", {"rolls": rolls, "check_every": check_every}, write=True
+    )
 
 
 def _statement(store, name: str, sql: str) -> None:
@@ -274,7 +282,7 @@ async def test_the_migration_counts_the_rolls_before_it_on_postgresql(
 
 # ---- SQLite counts a campaign once its log is long enough to pay (0028_roll_counts_where_they_pay)
 
-COUNTED = "SELECT campaign_id, logged, counted FROM roll_totals ORDER BY campaign_id"
+COUNTED = "SELECT campaign_id FROM roll_counted ORDER BY campaign_id"
 CROSSING = 10
 
 
@@ -288,7 +296,7 @@ async def _rolls_agree(store, campaign_id: int) -> None:
 async def _same_counted(store) -> None:
     """The counts equal a recount of the counted campaigns' rolls."""
     recount = RECOUNT.replace(
-        ") AS e", ") AS e WHERE campaign_id IN (SELECT campaign_id FROM roll_totals WHERE counted)"
+        ") AS e", ") AS e WHERE campaign_id IN (SELECT campaign_id FROM roll_counted)"
     )
     _statement(store, "test_recount_counted", recount)
     counted = await store.backend.query("test_counts")
@@ -296,15 +304,8 @@ async def _same_counted(store) -> None:
     assert counted == recounted
 
 
-@pytest.mark.sqlite_only  # PostgreSQL counts every campaign
-async def test_a_campaign_is_counted_from_the_roll_that_makes_its_log_long(
-    store, make_campaign, make_character
-) -> None:
-    """Below the size no counts are kept (its /stats reads the log); the roll that reaches it
-    counts the whole log at once, that roll too but once; from then on each roll as it comes,
-    and deletions uncount. Another campaign below the size stays uncounted all along."""
-    rng = random.Random(7)
-    await _count_from(store, CROSSING)
+async def _crossing_setup(store, make_campaign, make_character):
+    """Two campaigns with a sheet each, and the statements the crossing tests read."""
     _statement(store, "test_counted", COUNTED)
     _statement(store, "test_counts", COUNTS)
     _statement(
@@ -319,17 +320,27 @@ async def test_a_campaign_is_counted_from_the_roll_that_makes_its_log_long(
         [(rows,)] = await store.backend.query("test_campaign_counts", {"campaign_id": campaign.id})
         return rows
 
+    return big, small, sheets, counts_of
+
+
+@pytest.mark.sqlite_only  # PostgreSQL counts every campaign
+async def test_a_campaign_is_counted_from_the_roll_that_makes_its_log_long(
+    store, make_campaign, make_character
+) -> None:
+    """Below the size no counts are kept (its /stats reads the log); the roll that reaches it
+    counts the whole log at once, that roll too but once; from then on each roll as it comes,
+    and deletions uncount. Another campaign below the size stays uncounted all along."""
+    rng = random.Random(7)
+    await _count_from(store, CROSSING)
+    big, small, sheets, counts_of = await _crossing_setup(store, make_campaign, make_character)
     for _ in range(CROSSING - 1):
         await store.log_roll(_random_roll(rng, big, sheets[big.id]))
     await store.log_roll(_random_roll(rng, small, sheets[small.id]))
-    assert await store.backend.query("test_counted") == [
-        (big.id, CROSSING - 1, 0),
-        (small.id, 1, 0),
-    ]
+    assert await store.backend.query("test_counted") == []
     assert await counts_of(big) == 0
     await _rolls_agree(store, big.id)  # from the log
     await store.log_roll(_random_roll(rng, big, sheets[big.id]))  # the crossing
-    assert (await store.backend.query("test_counted"))[0] == (big.id, CROSSING, 1)
+    assert await store.backend.query("test_counted") == [(big.id,)]
     assert await counts_of(big) > 0
     await _same_counted(store)
     for step in range(30):
@@ -338,10 +349,36 @@ async def test_a_campaign_is_counted_from_the_roll_that_makes_its_log_long(
         if step % 10 == 9:
             await store.delete_user_data(rng.choice(USERS))  # uncounts the big one's
         await _same_counted(store)
-    assert [counted for _, _, counted in await store.backend.query("test_counted")] == [1, 0]
+    assert await store.backend.query("test_counted") == [(big.id,)]
     assert await counts_of(small) == 0
     await _rolls_agree(store, big.id)  # from the counts
     await _rolls_agree(store, small.id)  # from the log
+
+
+@pytest.mark.sqlite_only
+async def test_a_campaign_found_long_late_counts_every_roll_once(
+    store, make_campaign, make_character
+) -> None:
+    """The crossing is looked for by one roll in `check_every`: rolls logged past the size
+    before one looks are in the whole log's count that roll makes, each once, and the rolls
+    after it are counted as they come. (A `check_every` no random number meets in this test
+    stands for the rolls that do not look.)"""
+    rng = random.Random(11)
+    await _count_from(store, CROSSING, check_every=2**62)
+    big, _small, sheets, counts_of = await _crossing_setup(store, make_campaign, make_character)
+    for _ in range(CROSSING + 7):
+        await store.log_roll(_random_roll(rng, big, sheets[big.id]))
+    assert await store.backend.query("test_counted") == []
+    assert await counts_of(big) == 0
+    await _count_from(store, CROSSING, check_every=1)
+    await store.log_roll(_random_roll(rng, big, sheets[big.id]))  # this one looks
+    assert await store.backend.query("test_counted") == [(big.id,)]
+    await _same_counted(store)
+    await _count_from(store, CROSSING, check_every=2**62)  # counted: every roll, looking or not
+    for _ in range(5):
+        await store.log_roll(_random_roll(rng, big, sheets[big.id]))
+    await _same_counted(store)
+    await _rolls_agree(store, big.id)
 
 
 def test_the_migration_keeps_the_counts_of_long_logs_only(tmp_path) -> None:
@@ -365,10 +402,13 @@ def test_the_migration_keeps_the_counts_of_long_logs_only(tmp_path) -> None:
     prepare_database(path)
     conn = schema.connect(path)
     try:
-        assert conn.execute(COUNTED).fetchall() == [(1, 5000, 1), (2, 4, 0)]
+        assert conn.execute(COUNTED).fetchall() == [(1,)]
         counted = conn.execute(COUNTS).fetchall()
         assert counted == [row for row in conn.execute(RECOUNT).fetchall() if row[0] == 1]
         assert sum(row[-2] for row in counted if row[1] == "*") == 5000
-        assert conn.execute("SELECT count_from FROM roll_counting").fetchone() == (5000,)
+        assert conn.execute("SELECT count_from, check_every FROM roll_counting").fetchone() == (
+            5000,
+            128,
+        )
     finally:
         conn.close()
