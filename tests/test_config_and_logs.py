@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -203,7 +204,6 @@ def test_bad_roll_log_days_are_one_line_naming_the_fix(days):
 
 def test_help_names_the_configuration_file_and_every_variable(capsys):
     """`python bot.py --help` answers "where do the settings go?" without the README."""
-    import re
 
     from bot import parse_args
 
@@ -218,27 +218,60 @@ def test_help_names_the_configuration_file_and_every_variable(capsys):
         assert re.search(rf"^  {name}  +\S", shown, re.M), f"{name} is not in bot.py --help"
 
 
-def test_the_two_voice_warnings_are_silenced_and_other_warnings_are_not(caplog):
-    """discord.py warns on every start that PyNaCl and davey are missing; the bot uses no voice.
-    A rate limit's warning (any other warning) still shows."""
-    from cogs.utils.logs import setup_logging
+_RECORD_KNOBS = ("_srcfile", "logThreads", "logProcesses", "logMultiprocessing")
 
+
+@pytest.fixture
+def logging_restored():
+    """setup_logging changes the process's logging: put back the root's handlers, discord.client's
+    filters and the record knobs it turns off, for the tests after."""
     root = logging.getLogger()
     before = list(root.handlers)
     client_log = logging.getLogger("discord.client")
     filters = list(client_log.filters)
+    knobs = {name: getattr(logging, name) for name in _RECORD_KNOBS}
+    yield
+    for handler in root.handlers[:]:
+        if handler not in before:
+            root.removeHandler(handler)
+    client_log.filters[:] = filters
+    for name, value in knobs.items():
+        setattr(logging, name, value)
+
+
+def test_a_line_without_the_unused_record_fields_reads_as_before(logging_restored, capsys):
+    """The bot skips the caller's file and the thread's and process's names (no format shows
+    them): the line on stderr keeps its level, logger and text, an exception its traceback, and
+    the token stays out."""
+    from cogs.utils.logs import setup_logging
+
+    setup_logging("INFO", secret="sekrit-token")
+    log = logging.getLogger("wire")
+    log.info("guild=1 user=2 command=attack outcome=ok time=1.0ms")
     try:
-        setup_logging("INFO")
-        caplog.set_level(logging.INFO)
-        client_log.warning("PyNaCl is not installed, voice will NOT be supported")
-        client_log.warning("davey is not installed, voice will NOT be supported")
-        client_log.warning("We are being rate limited. Retrying in 2.00 seconds.")
-        logging.getLogger("discord.http").warning("We are being rate limited.")
-    finally:
-        for handler in root.handlers[:]:
-            if handler not in before:
-                root.removeHandler(handler)
-        client_log.filters[:] = filters
+        raise ValueError("broke with sekrit-token")
+    except ValueError:
+        log.exception("Ignoring a failed roll")
+    err = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().err)  # colours, where shown
+    assert re.search(r"INFO\W+wire\W+guild=1 user=2 command=attack outcome=ok time=1.0ms", err)
+    assert "ERROR" in err and "Ignoring a failed roll" in err
+    assert "Traceback (most recent call last)" in err and "ValueError" in err
+    assert "sekrit-token" not in err
+    assert logging._srcfile is None and not logging.logThreads
+
+
+def test_the_two_voice_warnings_are_silenced_and_other_warnings_are_not(caplog, logging_restored):
+    """discord.py warns on every start that PyNaCl and davey are missing; the bot uses no voice.
+    A rate limit's warning (any other warning) still shows."""
+    from cogs.utils.logs import setup_logging
+
+    client_log = logging.getLogger("discord.client")
+    setup_logging("INFO")
+    caplog.set_level(logging.INFO)
+    client_log.warning("PyNaCl is not installed, voice will NOT be supported")
+    client_log.warning("davey is not installed, voice will NOT be supported")
+    client_log.warning("We are being rate limited. Retrying in 2.00 seconds.")
+    logging.getLogger("discord.http").warning("We are being rate limited.")
     shown = [record.getMessage() for record in caplog.records]
     assert shown == [
         "We are being rate limited. Retrying in 2.00 seconds.",

