@@ -584,11 +584,13 @@ class RuleCharacters(_Needs):
             campaign = await self.campaign_for_channel(guild_id, channel_id, user_id)
             character = await self.get_active_character(guild_id, campaign.id, user_id)
             return RollerScene(campaign, character, None)
-        # The same cached rows as last time are the same scene: parsing the sheet's stats and
-        # weapons anew cost a roll about as much as the read (records are frozen).
+        # Rows equal to last time's are the same scene (it is made of them alone, and records
+        # are frozen): parsing the sheet's stats and weapons anew cost a roll about as much as
+        # the read. Equal, not the same rows: every roll's commit empties the read cache, so
+        # the next roll of an unchanged sheet reads new rows with the same values.
         key = (guild_id, channel_id, int(user_id))
         seen = self._scenes.get(key)
-        if seen is not None and seen[0] is rows:
+        if seen is not None and seen[0] == rows:
             return seen[1]
         row = rows[0]
         sheet = row[CAMPAIGN_WIDTH:-1]

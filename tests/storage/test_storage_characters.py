@@ -266,6 +266,10 @@ async def test_a_rollers_read_is_parsed_once_and_follows_every_change(
     await store.set_active_character(GUILD, campaign.id, PLAYER, "Ash")
     first = await store.roller_scene(GUILD, 8, PLAYER)
     assert await store.roller_scene(GUILD, 8, PLAYER) is first
+    # Another sheet's change empties the read cache: this one is unchanged, and not parsed again.
+    await make_character(campaign, "Bram", owner_id=OTHER_PLAYER)
+    await store.set_stat(GUILD, campaign.id, OTHER_PLAYER, "Bram", "skill", "Parry", 2)
+    assert await store.roller_scene(GUILD, 8, PLAYER) is first
     await store.set_stat(GUILD, campaign.id, PLAYER, "Ash", "skill", "Parry", 4)
     changed = await store.roller_scene(GUILD, 8, PLAYER)
     assert changed.character is not None and changed.character.skills == {"Parry": 4}
