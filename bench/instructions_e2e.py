@@ -11,15 +11,15 @@ makes. So this runs the same bots on the same stand-in, database and interaction
 callgrind, which counts the instructions the bot's process executes (every thread), and does it
 twice per bot: once with the smaller count of interactions after the warm-up, once with the
 larger. The difference over the difference in interactions is the instructions an interaction
-costs, start-up, warm-up and stop cancelled out. Each bot is started once beforehand so that
-its byte code is compiled (a compile would count in the first run only).
+costs, start-up, warm-up and stop cancelled out (byte code compiled at start-up too, whether
+or not .pyc files are written).
 
 Not free of all noise: what a run does depends a little on timing (how many rolls share a
 group commit, whether a full garbage collection falls inside the measured interactions), which
 moved one bot's figure by up to 3% between runs at 200 interactions (--counts 100 300); more
 interactions average it out. --no-shaped leaves the shaped bot out (two trees compared);
 --keep DIR keeps callgrind's files there, for `callgrind_annotate --inclusive=yes
-DIR/cg-0-2.out` (which C functions the instructions went to: SQLite, the collector, the
+DIR/cg-0-1.out` (which C functions the instructions went to: SQLite, the collector, the
 interpreter).
 
 Instructions are not time (a cache miss or a system call's wait costs time and few
@@ -72,12 +72,11 @@ async def instructions(
     try:
         await standin.wait_ready(900.0, after=before)
         for n in (WARM_UP, count):
-            if n:
-                _, missing = await run_bounded(
-                    standin, (make() for _ in range(n)), in_flight=in_flight, timeout=120.0
-                )
-                if missing:
-                    raise SystemExit(f"{bot.name}: {len(missing)} interactions unanswered")
+            _, missing = await run_bounded(
+                standin, (make() for _ in range(n)), in_flight=in_flight, timeout=120.0
+            )
+            if missing:
+                raise SystemExit(f"{bot.name}: {len(missing)} interactions unanswered")
     finally:
         await stop(proc)
     found = TOTALS.search(out.read_text(errors="replace"))
@@ -103,7 +102,7 @@ async def measure(args: argparse.Namespace, work: Path) -> list[tuple[str, float
         make = makers(standin, players)[args.command]
         for i, (name, bot, env, source) in enumerate(subjects):
             totals = []
-            for run, count in enumerate((0, small, large)):  # 0: compiles the byte code
+            for run, count in enumerate((small, large)):
                 out, db = work / f"cg-{i}-{run}.out", work / f"run-{i}-{run}.db"
                 shutil.copyfile(source, db)
                 totals.append(
@@ -115,7 +114,7 @@ async def measure(args: argparse.Namespace, work: Path) -> list[tuple[str, float
                     shutil.copyfile(out, args.keep / out.name)
                 print(f"  {name}: {count} interactions after the warm-up, "
                       f"{totals[-1]:,} instructions", flush=True)  # fmt: skip
-            figures.append((name, (totals[2] - totals[1]) / (large - small)))
+            figures.append((name, (totals[1] - totals[0]) / (large - small)))
     return figures
 
 

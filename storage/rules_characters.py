@@ -586,8 +586,9 @@ class RuleCharacters(_Needs):
             return RollerScene(campaign, character, None)
         # Rows equal to last time's are the same scene (it is made of them alone, and records
         # are frozen): parsing the sheet's stats and weapons anew cost a roll about as much as
-        # the read. Equal, not the same rows: every roll's commit empties the read cache, so
-        # the next roll of an unchanged sheet reads new rows with the same values.
+        # the read. Equal, not the same rows: a write that empties the read cache (a fight's
+        # turn, another sheet's change) makes the next read of an unchanged sheet new rows with
+        # the same values. (A roll's log entry does not empty it.)
         key = (guild_id, channel_id, int(user_id))
         seen = self._scenes.get(key)
         if seen is not None and seen[0] == rows:
