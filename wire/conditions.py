@@ -167,7 +167,11 @@ def applies(effect: Effect, roll: RollFor) -> bool:
 def condition_modifiers(effects: Iterable[Effect], roll: RollFor) -> tuple[Modifier, ...]:
     """The one place that says what a bearer's conditions add to a roll: a `Modifier` per
     condition that applies (in the order they were put on), named by the condition, so the
-    breakdown names every one ("Prone -2"). A modifier of 0 changes nothing and is left out."""
+    breakdown names every one ("Prone -2"). A modifier of 0 changes nothing and is left out.
+    Most rolls are made by a bearer of none: an empty tuple answers at once, since every roll
+    asks (an attack five times)."""
+    if effects == ():
+        return ()
     return tuple(
         Modifier(e.label(), e.modifier) for e in effects if e.modifier and applies(e, roll)
     )
@@ -180,19 +184,20 @@ def with_conditions(
     return (*modifiers, *condition_modifiers(effects, roll))
 
 
+_DEALT = RollFor(Target.DAMAGE_DEALT)
+_TAKEN = RollFor(Target.DAMAGE_TAKEN)
+
+
 def modified_damage(base: int, dealt: Iterable[Effect], taken: Iterable[Effect]) -> int:
     """An attack's base damage with the attacker's "damage dealt" and the defender's "damage
     taken" conditions: never below 0 (damage does not heal)."""
-    extra = condition_modifiers(dealt, RollFor(Target.DAMAGE_DEALT))
-    extra += condition_modifiers(taken, RollFor(Target.DAMAGE_TAKEN))
+    extra = condition_modifiers(dealt, _DEALT) + condition_modifiers(taken, _TAKEN)
     return max(0, base + sum(m.value for m in extra))
 
 
 def damage_modifiers(dealt: Iterable[Effect], taken: Iterable[Effect]) -> tuple[Modifier, ...]:
     """The lines that changed an attack's base damage, for its breakdown."""
-    return condition_modifiers(dealt, RollFor(Target.DAMAGE_DEALT)) + condition_modifiers(
-        taken, RollFor(Target.DAMAGE_TAKEN)
-    )
+    return condition_modifiers(dealt, _DEALT) + condition_modifiers(taken, _TAKEN)
 
 
 def from_preset(
