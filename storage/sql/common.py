@@ -270,14 +270,18 @@ ON CONFLICT (character_id, name_key) DO UPDATE
         "finish_project": f"UPDATE craft_projects SET finished = 1, finished_at = {d.now} "
         "WHERE id = :project_id",
         # ---- roll log
+        # The roll names its session itself (SQLite's migration 0030): the campaign's running
+        # one, if it started before the roll (an import's older roll stays outside it).
         "insert_roll": f"""
 INSERT INTO roll_log (guild_id, campaign_id, channel_id, user_id, kind, inputs, die, die_source,
     total, target, success, degrees, raw_degrees, damage, hidden, character_id, character_name,
-    interaction_id, project_id, created_at, state, pending_id)
+    interaction_id, project_id, created_at, state, pending_id, session_id)
 SELECT c.guild_id, c.id, :channel_id, :user_id, :kind, :inputs, :die, :die_source,
     :total, :target, :success, :degrees, :raw_degrees, :damage, :hidden, :character_id,
     :character_name, :interaction_id, :project_id, coalesce(:created_at, {d.now}), :state,
-    :pending_id
+    :pending_id,
+    (SELECT s.id FROM sessions AS s WHERE s.campaign_id = c.id AND s.state = 'running'
+        AND s.started_at <= coalesce(:created_at, {d.now}))
   FROM campaigns AS c
  WHERE c.id = :campaign_id AND c.guild_id = :guild_id
 ON CONFLICT (interaction_id) DO NOTHING

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from storage.errors import InvalidValue, NameTaken, NotFound
+from storage.sql.sqlite import STATEMENTS
 from storage.sqlite import SqliteStore
 from storage.testing import GM, GUILD, OTHER_GUILD, OTHER_PLAYER, PLAYER, roll_record
 from wire.limits import MAX_SKILLS, MAX_WEAPONS
@@ -276,3 +279,27 @@ async def test_a_rollers_read_is_parsed_once_and_follows_every_change(
     assert first.character is not None and first.character.skills == {}
     await store.update_campaign(GUILD, campaign.id, GM, npc_take10=False)
     assert (await store.roller_scene(GUILD, 8, PLAYER)).campaign.npc_take10 is False
+
+
+async def test_a_rollers_read_lists_stats_weapons_and_gms_without_sorting(tmp_path) -> None:
+    """Every roll reads its roller's sheet with the campaign's GMs, stats and weapons in their
+    order; SQLite's migration 0030 keeps each list in that order in an index, so no read sorts
+    (a temporary B-tree cost a read about a tenth of its instructions). The order itself is
+    what test_create_and_read_a_full_sheet and the sheet tests read."""
+    store = await SqliteStore.open(tmp_path / "wire.db")
+    await store.close()
+    conn = sqlite3.connect(tmp_path / "wire.db")
+    try:
+        for name in ("roller_context", "character_by_id", "active_character"):
+            params = dict.fromkeys(
+                ("guild_id", "channel_id", "user_id", "campaign_id", "character_id"), 1
+            )
+            plan = " ".join(
+                str(row) for row in conn.execute(f"EXPLAIN QUERY PLAN {STATEMENTS[name]}", params)
+            )
+            assert "TEMP B-TREE" not in plan, (name, plan)
+            assert "character_stats_in_order" in plan and "weapons_in_order" in plan, name
+        roller = conn.execute(f"EXPLAIN QUERY PLAN {STATEMENTS['roller_context']}", params)
+        assert "campaign_gms_in_order" in " ".join(str(row) for row in roller)
+    finally:
+        conn.close()

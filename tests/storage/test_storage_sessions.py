@@ -100,6 +100,25 @@ async def test_the_ping_setting_and_the_sweep_of_a_shard(store, make_campaign):
     assert await store.due_sessions(NOW, shards=Shards(2, (1 - shard,))) == []
 
 
+async def test_a_roll_older_than_the_running_session_stays_outside_it(
+    store, make_campaign, make_character
+):
+    """The roll's insert names its session (SQLite's migration 0030 dropped the trigger): a roll
+    carrying a time before the session started (an import's) is not the session's, nor is a
+    roll of another campaign."""
+    campaign, other = await make_campaign(), await make_campaign("Elsewhere", channel_id=None)
+    ash = await make_character(campaign, "Ash")
+    session = await store.plan_session(GUILD, campaign.id, GM, "Warrens", START, 180, CHANNEL)
+    await store.start_session(GUILD, session.id, GM)
+    old = datetime.now(UTC) - timedelta(days=3)
+    await store.log_roll(roll_record(campaign, character=ash, interaction_id=1, created_at=old))
+    await store.log_roll(roll_record(other, interaction_id=2))
+    now = await store.log_roll(roll_record(campaign, character=ash, interaction_id=3))
+    ended = await store.end_session(GUILD, session.id, GM)
+    content = await store.session_content(GUILD, ended)
+    assert [roll.id for roll in content.rolls] == [now]
+
+
 async def test_a_running_session_marks_its_rolls_fights_and_cp(
     store, make_campaign, make_character
 ):
