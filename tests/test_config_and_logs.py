@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
+import time
 from pathlib import Path
 
+import discord
 import pytest
 
 from cogs.utils.config import (
@@ -15,7 +18,7 @@ from cogs.utils.config import (
     format_shard_ids,
     load_config,
 )
-from cogs.utils.logs import RedactFilter
+from cogs.utils.logs import LineFormatter, RedactFilter
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret.part"
 
@@ -277,3 +280,40 @@ def test_the_two_voice_warnings_are_silenced_and_other_warnings_are_not(caplog, 
         "We are being rate limited. Retrying in 2.00 seconds.",
         "We are being rate limited.",
     ]
+
+
+@pytest.mark.parametrize("colour", [False, True])
+def test_the_bots_line_reads_as_discord_pys_and_writes_its_time_once_a_second(colour, monkeypatch):
+    """The bot's formatter gives the line discord.py's own would (plain, or coloured for a
+    terminal or a container), traceback included, and formats the time once for the lines of
+    one second: the next second's line has its own time."""
+    theirs = (
+        discord.utils._ColourFormatter()
+        if colour
+        else logging.Formatter(
+            "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+        )
+    )
+    ours = LineFormatter(colour)
+    try:
+        raise ValueError("broke")
+    except ValueError:
+        failure = sys.exc_info()
+    times = []
+    real_strftime = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda *a: times.append(a) or real_strftime(*a))
+    for level, msg, exc in (
+        (logging.INFO, "guild=1 user=2 command=attack outcome=ok", None),
+        (logging.WARNING, "slow", None),
+        (logging.ERROR, "Ignoring a failed roll", failure),
+        (logging.DEBUG, "quiet", None),
+    ):
+        made = logging.LogRecord("wire.x", level, __file__, 1, msg, None, exc)
+        copy = logging.LogRecord("wire.x", level, __file__, 1, msg, None, exc)
+        copy.created = made.created = 1_700_000_000.25
+        assert ours.format(made) == theirs.format(copy)
+    ours_count = len(times) - 4  # discord.py's formatter wrote the time of each of the four
+    assert ours_count == 1
+    later = logging.LogRecord("wire.x", logging.INFO, __file__, 1, "next", None, None)
+    later.created = 1_700_000_001.0
+    assert real_strftime("%H:%M:%S", time.localtime(later.created)) in ours.format(later)
