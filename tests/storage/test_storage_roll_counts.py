@@ -408,7 +408,7 @@ def test_the_migration_keeps_the_counts_of_long_logs_only(tmp_path) -> None:
         assert sum(row[-2] for row in counted if row[1] == "*") == 5000
         assert conn.execute("SELECT count_from, check_every FROM roll_counting").fetchone() == (
             5000,
-            128,
+            1024,  # 0029's 128, raised by 0030
         )
     finally:
         conn.close()
