@@ -112,8 +112,10 @@ def _fill(text: str, params: dict[str, Any]) -> str:
 
 
 def tr(message: str, /, **params: Any) -> str:
-    """`message` (English, the id) in the language in use, its {placeholders} filled."""
-    return _fill(translations(_current.get()).gettext(message), params)
+    """`message` (English, the id) in the language in use, its {placeholders} filled. (Most
+    messages have none: no call to fill them, for the dozen an answer asks.)"""
+    text = translations(_current.get()).gettext(message)
+    return text.format(**params) if params else text
 
 
 def trn(singular: str, plural: str, n: int, /, **params: Any) -> str:
