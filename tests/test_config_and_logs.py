@@ -312,6 +312,7 @@ def test_the_bots_line_reads_as_discord_pys_and_writes_its_time_once_a_second(co
         copy = logging.LogRecord("wire.x", level, __file__, 1, msg, None, exc)
         copy.created = made.created = 1_700_000_000.25
         assert ours.format(made) == theirs.format(copy)
+        assert "\x1b" not in (made.exc_text or "")  # another handler gets a plain traceback
     ours_count = len(times) - 4  # discord.py's formatter wrote the time of each of the four
     assert ours_count == 1
     later = logging.LogRecord("wire.x", logging.INFO, __file__, 1, "next", None, None)

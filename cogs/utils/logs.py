@@ -113,6 +113,17 @@ class LineFormatter(logging.Formatter):
             self._second = (second, text)
         return text
 
+    def format(self, record: logging.LogRecord) -> str:
+        """The line; a coloured traceback is not left on the record for another handler (as
+        discord.py's coloured formatter does not leave it)."""
+        if not self._styles:
+            return super().format(record)
+        kept = record.exc_text
+        try:
+            return super().format(record)
+        finally:
+            record.exc_text = kept
+
     def formatMessage(self, record: logging.LogRecord) -> str:
         return self._styles.get(record.levelno, self._style).format(record)
 
