@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from storage import offload
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 else:
     _Needs = object
 
+
+log = logging.getLogger("wire.storage")
 
 IMPORT_REST_MAX = 1.0
 """Seconds at most between two imports' writes (see `RuleStore.import_data`)."""
@@ -232,18 +236,43 @@ class RuleTransfer(_Needs):
     ) -> ImportOutcome:
         # Read before taking the lock, and off the event loop: ImportRejected writes nothing.
         async with self._import_turn:
-            # After an import, the next one rests as long as that write took: imports then
-            # hold the store half the time at most, and the few statements of a roll that
-            # waited for one write run in the pause instead of each waiting for another.
+            # After an import, the next one rests as long as that write took (`_import_write`):
+            # imports then hold the store half the time at most, and the few statements of a
+            # roll that waited for one write run in the pause instead of each waiting for another.
             rest = self._imports_rest_until - time.monotonic()
             if rest > 0:
                 await asyncio.sleep(rest)
-            started = time.monotonic()
-            try:
-                return await self._import_plan(guild_id, campaign_id, actor_id, plan, **how)
-            finally:
-                now = time.monotonic()
-                self._imports_rest_until = now + min(now - started, IMPORT_REST_MAX)
+            return await self._import_plan(guild_id, campaign_id, actor_id, plan, **how)
+
+    @asynccontextmanager
+    async def _import_write(
+        self, guild_id: int, campaign_id: int, sheets: int
+    ) -> AsyncIterator[Transaction]:
+        """The import's one write transaction, timed from the lock taken to the commit.
+
+        What a roll waits for at worst while imports run is one such write: the host reads it in
+        the log line, the next import rests as long, and tests/e2e/test_import_stall.py holds
+        the rolls' wait against it."""
+        started: float | None = None
+        outcome = "rolled back"
+        try:
+            async with self._write(guild_id) as tx:
+                started = time.monotonic()
+                yield tx
+            outcome = "committed"
+        finally:
+            if started is not None:
+                held = time.monotonic() - started
+                self._imports_rest_until = time.monotonic() + min(held, IMPORT_REST_MAX)
+                log.info(
+                    "Import into campaign %d (guild %d) %s, %d sheet(s): its write held the "
+                    "database %d ms.",
+                    campaign_id,
+                    guild_id,
+                    outcome,
+                    sheets,
+                    round(held * 1000),
+                )
 
     async def _hold_replaced(
         self,
@@ -283,7 +312,7 @@ class RuleTransfer(_Needs):
         sheets = plan.characters
         rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
         left_out: list[ImportClash] = []
-        async with self._write(guild_id) as tx:
+        async with self._import_write(guild_id, campaign_id, len(sheets)) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             is_gm = campaign.is_gm(actor_id)
             _require_gm_where_needed(campaign, actor_id, plan)

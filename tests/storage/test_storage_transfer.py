@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import pickle
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -412,6 +414,32 @@ async def test_name_clash_needs_replace_which_keeps_id_and_owner(
     [replaced] = await store.import_data(GUILD, campaign.id, PLAYER, doc, replace=True)
     assert (replaced.id, replaced.owner_id, replaced.name) == (ash.id, PLAYER, "ASH")
     assert replaced.skills == {"Parry": 7}
+
+
+async def test_an_imports_write_is_in_the_hosts_log_and_the_next_import_rests_as_long(
+    store: SqliteStore, make_campaign, make_character, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What a roll may wait for while imports run is one import's write: the host reads how long
+    each held the database, committed or rolled back, and the next import waits as long."""
+    campaign = await make_campaign()
+    ash = await make_character(campaign, "Ash", skills={"Parry": 4})
+    doc = character_document(ash)
+    doc["character"]["name"] = "Birch"
+    caplog.set_level(logging.INFO, logger="wire.storage")
+    await store.import_data(GUILD, campaign.id, PLAYER, doc)
+    before = time.monotonic()
+    with pytest.raises(NameTaken):
+        await store.import_data(GUILD, campaign.id, PLAYER, doc)
+    held = re.compile(
+        rf"Import into campaign {campaign.id} \(guild {GUILD}\) (committed|rolled back), 1"
+        r" sheet\(s\): its write held the database (\d+) ms\."
+    )
+    found = [held.fullmatch(r.getMessage()) for r in caplog.records]
+    outcomes = [(m[1], int(m[2])) for m in found if m]
+    assert [outcome for outcome, _ in outcomes] == ["committed", "rolled back"]
+    assert all(ms < 5000 for _, ms in outcomes)
+    # The next import may start once the refused one's write is over and as long again.
+    assert before < store._imports_rest_until <= time.monotonic() + outcomes[-1][1] / 1000 + 0.001
 
 
 async def test_import_sheets_leaves_out_what_clashes_and_says_so(
