@@ -265,8 +265,8 @@ class RuleTransfer(_Needs):
                 held = time.monotonic() - started
                 self._imports_rest_until = time.monotonic() + min(held, IMPORT_REST_MAX)
                 log.info(
-                    "Import into campaign %d (guild %d) %s, %d sheet(s): its write held the "
-                    "database %d ms.",
+                    "Import into campaign %d (guild %d) %s (%d sheet(s) in the file): its write "
+                    "held the database %d ms.",
                     campaign_id,
                     guild_id,
                     outcome,

@@ -431,8 +431,8 @@ async def test_an_imports_write_is_in_the_hosts_log_and_the_next_import_rests_as
     with pytest.raises(NameTaken):
         await store.import_data(GUILD, campaign.id, PLAYER, doc)
     held = re.compile(
-        rf"Import into campaign {campaign.id} \(guild {GUILD}\) (committed|rolled back), 1"
-        r" sheet\(s\): its write held the database (\d+) ms\."
+        rf"Import into campaign {campaign.id} \(guild {GUILD}\) (committed|rolled back) \(1"
+        r" sheet\(s\) in the file\): its write held the database (\d+) ms\."
     )
     found = [held.fullmatch(r.getMessage()) for r in caplog.records]
     outcomes = [(m[1], int(m[2])) for m in found if m]
