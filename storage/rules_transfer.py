@@ -266,7 +266,7 @@ class RuleTransfer(_Needs):
                 self._imports_rest_until = time.monotonic() + min(held, IMPORT_REST_MAX)
                 log.info(
                     "Import into campaign %d (guild %d) %s (%d sheet(s) in the file): its write "
-                    "held the database %d ms.",
+                    "transaction took %d ms.",
                     campaign_id,
                     guild_id,
                     outcome,

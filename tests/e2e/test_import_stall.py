@@ -5,7 +5,7 @@ their own, import a 1 MiB campaign of 1,000 characters at the same moment, while
 guilds keep rolling. Discord fails an interaction not acknowledged within 3 s, so every roll
 must be answered within 3 s (the stand-in's recorded callback latency), and none may wait for
 more than one import's write: the worst roll's wait stays under twice the longest write the bot
-logged ("its write held the database N ms"). Six imports queued for the store at once would make
+logged ("its write transaction took N ms"). Six imports queued for the store at once would make
 a roll wait for all six. The bound follows the machine's speed: a fixed 1 s, held before, failed
 at 1.09 s in a CI run at a slow moment (the imports took 22 s instead of about 10). Every import
 must be answered with its result.
@@ -52,7 +52,7 @@ DISCORD_DEADLINE = 3.0
 WRITES_A_ROLL_MAY_WAIT = 2
 """The worst roll's latency stays below this many times the longest import write: it waited for
 one write at most, and its own statements."""
-HELD = re.compile(r"its write held the database (\d+) ms")
+HELD = re.compile(r"its write transaction took (\d+) ms")
 OPTION_ATTACHMENT = 11
 
 

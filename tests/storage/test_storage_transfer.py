@@ -420,7 +420,7 @@ async def test_an_imports_write_is_in_the_hosts_log_and_the_next_import_rests_as
     store: SqliteStore, make_campaign, make_character, caplog: pytest.LogCaptureFixture
 ) -> None:
     """What a roll may wait for while imports run is one import's write: the host reads how long
-    each held the database, committed or rolled back, and the next import waits as long."""
+    each write took, committed or rolled back, and the next import waits as long."""
     campaign = await make_campaign()
     ash = await make_character(campaign, "Ash", skills={"Parry": 4})
     doc = character_document(ash)
@@ -432,7 +432,7 @@ async def test_an_imports_write_is_in_the_hosts_log_and_the_next_import_rests_as
         await store.import_data(GUILD, campaign.id, PLAYER, doc)
     held = re.compile(
         rf"Import into campaign {campaign.id} \(guild {GUILD}\) (committed|rolled back) \(1"
-        r" sheet\(s\) in the file\): its write held the database (\d+) ms\."
+        r" sheet\(s\) in the file\): its write transaction took (\d+) ms\."
     )
     found = [held.fullmatch(r.getMessage()) for r in caplog.records]
     outcomes = [(m[1], int(m[2])) for m in found if m]
