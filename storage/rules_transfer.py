@@ -22,7 +22,7 @@ from storage.rows import character_from_row, json_text
 from storage.transfer import ImportPlan, campaign_document, character_document, read_import
 from storage.transfer.export import version4_parts
 from storage.transfer.format import MAX_IMPORT_SESSIONS
-from storage.transfer.rows import ImportRows, import_portraits, import_rows
+from storage.transfer.rows import ImportRows, import_keys, import_portraits, import_rows
 from storage.transfer.writing import (
     import_conditions,
     import_sessions,
@@ -309,26 +309,28 @@ class RuleTransfer(_Needs):
         rest imported; else any clash refuses the whole import unless `replace`. A GM replaces
         NPCs and their own sheets with `replace`, another player's only when its id is in
         `overwrite` (what the GM confirmed)."""
-        sheets = plan.characters
+        keys = import_keys(plan.characters)
+        expected: frozenset[str] = frozenset()
+        if skip:
+            expected = await self._left_out_before_write(
+                guild_id, campaign_id, actor_id, keys, plan, replace, overwrite
+            )
+        sheets = _without(plan.characters, expected)
         rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
         left_out: list[ImportClash] = []
-        async with self._import_write(guild_id, campaign_id, len(sheets)) as tx:
+        async with self._import_write(guild_id, campaign_id, len(plan.characters)) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
             is_gm = campaign.is_gm(actor_id)
             _require_gm_where_needed(campaign, actor_id, plan)
-            clashes = await _clashes(tx, campaign_id, rows, sheets)
+            clashes = await _clashes(tx, campaign_id, keys, plan.characters)
             if skip:
-                kept: list[Any] = []
-                for row in clashes:
-                    if _may_replace(_clash(row), actor_id, is_gm, replace, overwrite):
-                        kept.append(row)
-                    else:
-                        left_out.append(_clash(row))
-                clashes = kept
-                if left_out:
-                    gone = {clash.name.casefold() for clash in left_out}
-                    sheets = tuple(s for s in sheets if s.name.casefold() not in gone)
-                    rows = await offload.run(import_rows, sheets)
+                clashes, left_out = _left_out(clashes, actor_id, is_gm, replace, overwrite)
+            gone = frozenset(clash.name.casefold() for clash in left_out)
+            if gone != expected:
+                # The campaign's names changed since the look: rare, and only then the rows
+                # are made again under the write, waiting for the worker.
+                sheets = _without(plan.characters, gone)
+                rows = await offload.run(import_rows, sheets)
             _refuse_clashes(clashes, campaign, actor_id, replace)
             replaced = [_clash(row) for row in clashes]
             await self._hold_replaced(tx, guild_id, campaign_id, actor_id, replaced, sheets)
@@ -348,6 +350,26 @@ class RuleTransfer(_Needs):
             for sheet, (cid, owner) in zip(sheets, stored, strict=True)
         ]
         return ImportOutcome(imported, left_out, replaced)
+
+    async def _left_out_before_write(
+        self,
+        guild_id: int,
+        campaign_id: int,
+        actor_id: int,
+        keys: str,
+        plan: ImportPlan,
+        replace: bool,
+        overwrite: frozenset[int],
+    ) -> frozenset[str]:
+        """The name keys a skipping import will leave out, as the campaign stands before its
+        write: the rows of the rest are made then, in the worker process. Made under the write,
+        they waited for the worker, which may be reading other imports for seconds, while every
+        roll of every guild waited for the write. The write looks again."""
+        async with self._read() as tx:
+            campaign = await self._campaign_by_id(tx, guild_id, campaign_id)
+            clashes = await _clashes(tx, campaign_id, keys, plan.characters)
+        _kept, left_out = _left_out(clashes, actor_id, campaign.is_gm(actor_id), replace, overwrite)
+        return frozenset(clash.name.casefold() for clash in left_out)
 
     async def _check_rooms(
         self, tx: Transaction, campaign_id: int, sheets: Sequence[Character], existing: set[str]
@@ -409,11 +431,33 @@ def _require_gm_where_needed(campaign: Any, actor_id: int, plan: ImportPlan) -> 
         )
 
 
+def _left_out(
+    clashes: Sequence[Any],
+    actor_id: int,
+    is_gm: bool,
+    replace: bool,
+    overwrite: frozenset[int],
+) -> tuple[list[Any], list[ImportClash]]:
+    """A skipping import's clashes split: the rows it replaces, and the sheets it leaves out."""
+    kept: list[Any] = []
+    left_out: list[ImportClash] = []
+    for row in clashes:
+        if _may_replace(_clash(row), actor_id, is_gm, replace, overwrite):
+            kept.append(row)
+        else:
+            left_out.append(_clash(row))
+    return kept, left_out
+
+
+def _without(sheets: tuple[Character, ...], gone: frozenset[str]) -> tuple[Character, ...]:
+    return tuple(s for s in sheets if s.name.casefold() not in gone) if gone else sheets
+
+
 async def _clashes(
-    tx: Transaction, campaign_id: int, rows: ImportRows, sheets: Sequence[Character]
+    tx: Transaction, campaign_id: int, keys: str, sheets: Sequence[Character]
 ) -> list[Any]:
-    """The campaign's sheets of the file's names, in the file's order."""
-    [(found,)] = await tx.fetch("import_clashes", {"campaign_id": campaign_id, "keys": rows.keys})
+    """The campaign's sheets of the file's names (`keys`, `import_keys`), in the file's order."""
+    [(found,)] = await tx.fetch("import_clashes", {"campaign_id": campaign_id, "keys": keys})
     order = {sheet.name.casefold(): i for i, sheet in enumerate(sheets)}
     return sorted(json.loads(found), key=lambda row: order.get(row[0], 0))
 

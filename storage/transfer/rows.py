@@ -49,15 +49,17 @@ def import_rows(sheets: Sequence[Character]) -> ImportRows:
             for position, w in enumerate(sheet.weapons, 1)
         ]
 
-    def text(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return ImportRows(import_keys(sheets), _text(characters), _text(stats), _text(weapons))
 
-    return ImportRows(
-        text([sheet.name.casefold() for sheet in sheets]),
-        text(characters),
-        text(stats),
-        text(weapons),
-    )
+
+def import_keys(sheets: Sequence[Character]) -> str:
+    """The sheets' name keys as one JSON text, for the import_clashes statement: small enough to
+    make on the event loop (a 1,000-sheet import's in well under a millisecond)."""
+    return _text([sheet.name.casefold() for sheet in sheets])
+
+
+def _text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 async def import_portraits(

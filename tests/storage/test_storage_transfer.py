@@ -8,6 +8,8 @@ import pickle
 import re
 import sqlite3
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from storage import offload
 from storage.errors import ImportRejected, NameTaken
 from storage.sqlite import SqliteStore
-from storage.testing import GM, GUILD, PLAYER, roll_record
+from storage.testing import GM, GUILD, OTHER_PLAYER, PLAYER, roll_record
 from storage.transfer import (
     MAX_IMPORT_BYTES,
     MAX_IMPORT_CHARACTERS,
@@ -440,6 +443,63 @@ async def test_an_imports_write_is_in_the_hosts_log_and_the_next_import_rests_as
     assert all(ms < 5000 for _, ms in outcomes)
     # The next import may start once the refused one's write is over and as long again.
     assert before < store._imports_rest_until <= time.monotonic() + outcomes[-1][1] / 1000 + 0.001
+
+
+async def test_a_skipping_import_makes_its_rows_before_its_write(
+    store: SqliteStore, make_campaign, make_character, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker process may be reading other imports for seconds; an import that leaves a
+    sheet out must not wait for it while it holds the write every roll of every guild waits for.
+    A sheet made between its look and its write is left out all the same."""
+    campaign = await make_campaign()
+    await make_character(campaign, "Ash", skills={"Parry": 4})  # PLAYER's: the GM leaves it out
+    document = {
+        "format": "wire-bot",
+        "version": 1,
+        "kind": "campaign",
+        "characters": [
+            {"name": name, "skills": {"Parry": 9}} for name in ("Ash", "Birch", "Cedar", "Dune")
+        ],
+    }
+    writing = False
+    worker_calls: list[bool] = []
+    made_meanwhile: list[str] = []
+    real_run, real_write = offload.run, store._import_write
+
+    async def run(func: Any, /, *args: Any) -> Any:
+        worker_calls.append(writing)
+        return await real_run(func, *args)
+
+    @asynccontextmanager
+    async def write(*args: Any) -> AsyncIterator[Any]:
+        nonlocal writing
+        for name in made_meanwhile:  # after the look, before the write
+            await make_character(campaign, name, owner_id=OTHER_PLAYER)
+        async with real_write(*args) as tx:
+            writing = True
+            try:
+                yield tx
+            finally:
+                writing = False
+
+    monkeypatch.setattr(offload, "run", run)
+    monkeypatch.setattr(store, "_import_write", write)
+    outcome = await store.import_sheets(GUILD, campaign.id, GM, document, replace=True)
+    assert [c.name for c in outcome.left_out] == ["Ash"]
+    assert [c.name for c in outcome.imported] == ["Birch", "Cedar", "Dune"]
+    assert worker_calls == [False, False]  # the file read, the rows: neither under the write
+
+    made_meanwhile.append("Eber")
+    document["characters"] = [{"name": n, "skills": {"Parry": 9}} for n in ("Eber", "Fern")]
+    worker_calls.clear()
+    outcome = await store.import_sheets(GUILD, campaign.id, GM, document, replace=True)
+    assert [c.name for c in outcome.left_out] == ["Eber"]
+    assert [c.name for c in outcome.imported] == ["Fern"]
+    assert worker_calls == [False, False, True]  # rare: the rows again, under the write
+    eber = await store.get_character(GUILD, campaign.id, "Eber")
+    assert (eber.owner_id, eber.skills) == (OTHER_PLAYER, {})
+    ash = await store.get_character(GUILD, campaign.id, "Ash")
+    assert ash.skills == {"Parry": 4}
 
 
 async def test_import_sheets_leaves_out_what_clashes_and_says_so(
