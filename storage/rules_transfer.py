@@ -316,7 +316,8 @@ class RuleTransfer(_Needs):
                 guild_id, campaign_id, actor_id, keys, plan, replace, overwrite
             )
         sheets = _without(plan.characters, expected)
-        rows = await offload.run(import_rows, sheets)  # before the lock, off the loop
+        # Before the lock, off the loop; nothing to make when every sheet is left out.
+        rows = await offload.run(import_rows, sheets) if sheets else import_rows(sheets)
         left_out: list[ImportClash] = []
         async with self._import_write(guild_id, campaign_id, len(plan.characters)) as tx:
             campaign = await self._campaign_by_id(tx, guild_id, campaign_id)

@@ -191,8 +191,7 @@ _TAKEN = RollFor(Target.DAMAGE_TAKEN)
 def modified_damage(base: int, dealt: Iterable[Effect], taken: Iterable[Effect]) -> int:
     """An attack's base damage with the attacker's "damage dealt" and the defender's "damage
     taken" conditions: never below 0 (damage does not heal)."""
-    extra = condition_modifiers(dealt, _DEALT) + condition_modifiers(taken, _TAKEN)
-    return max(0, base + sum(m.value for m in extra))
+    return max(0, base + sum(m.value for m in damage_modifiers(dealt, taken)))
 
 
 def damage_modifiers(dealt: Iterable[Effect], taken: Iterable[Effect]) -> tuple[Modifier, ...]:
